@@ -1,0 +1,45 @@
+package org.folio.sidecar.config;
+
+import io.smallrye.config.ConfigMapping;
+import io.smallrye.config.WithDefault;
+import java.time.Duration;
+import java.util.Optional;
+
+/** How the sidecar reaches Keycloak and validates its tokens. Property {@code kc.x-y} is variable {@code KC_X_Y}. */
+@ConfigMapping(prefix = "kc")
+public interface KeycloakConfig {
+
+  /** KC_URL: Keycloak's base URL. A token's issuer must equal {@code KC_URL/realms/<tenant>} exactly. */
+  @WithDefault("http://keycloak:8080")
+  String url();
+
+  /** KC_JWKS_BASE_URL: where to fetch realm keys from when it differs from KC_URL (e.g. an internal address). */
+  Optional<String> jwksBaseUrl();
+
+  /** KC_LOGIN_CLIENT_SUFFIX: the UMA audience is {@code <tenant><suffix>}. */
+  @WithDefault("-login-application")
+  String loginClientSuffix();
+
+  /** KC_REQUEST_TIMEOUT: limit for one call to Keycloak (UMA decision, keys, tokens). */
+  @WithDefault("2s")
+  Duration requestTimeout();
+
+  /** KC_CONNECT_TIMEOUT: limit for opening a connection to Keycloak. */
+  @WithDefault("500ms")
+  Duration connectTimeout();
+
+  /** KC_JWT_CLOCK_SKEW: tolerated clock difference when checking {@code exp}. */
+  @WithDefault("10s")
+  Duration jwtClockSkew();
+
+  /**
+   * KC_JWKS_MIN_REFETCH_INTERVAL: a token with an unknown key id triggers a key refetch for its realm at most
+   * this often, so forged {@code kid}s cannot make the sidecar hammer Keycloak.
+   */
+  @WithDefault("10s")
+  Duration jwksMinRefetchInterval();
+
+  /** KC_JWKS_REFRESH_INTERVAL: keys of a realm are refreshed in the background this often. */
+  @WithDefault("60m")
+  Duration jwksRefreshInterval();
+}

@@ -1,0 +1,32 @@
+package org.folio.sidecar.config;
+
+import io.smallrye.config.ConfigMapping;
+import io.smallrye.config.WithDefault;
+import java.time.Duration;
+
+/** The sidecar's own HTTP behaviour. Property {@code sidecar.x-y} is variable {@code SIDECAR_X_Y}. */
+@ConfigMapping(prefix = "sidecar")
+public interface SidecarConfig {
+
+  /** SIDECAR_URL: this sidecar's URL, sent to the module as {@code x-okapi-url}. Required, as upstream. */
+  String url();
+
+  /**
+   * REQUEST_TIMEOUT (milliseconds, as upstream): limit for connecting to the module and for each wait on it
+   * (response headers, a pause in the body stream).
+   */
+  @WithDefault("60000")
+  long requestTimeout();
+
+  /** SIDECAR_MAX_BODY_SIZE (bytes): larger request bodies are refused with 413. Bodies stream, so this is a policy limit. */
+  @WithDefault("1073741824")
+  long maxBodySize();
+
+  /** SIDECAR_HEALTH_PROBE_INTERVAL: how often readiness re-checks the module and Keycloak. */
+  @WithDefault("10s")
+  Duration healthProbeInterval();
+
+  /** SIDECAR_ACCESS_LOG_ENABLED: one line per request on the {@code transaction} logger. */
+  @WithDefault("true")
+  boolean accessLogEnabled();
+}

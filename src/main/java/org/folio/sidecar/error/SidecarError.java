@@ -1,0 +1,83 @@
+package org.folio.sidecar.error;
+
+/**
+ * A request the sidecar answers itself, in upstream's error format. Carries no stack trace: these are expected
+ * outcomes on the hot path, not bugs, and a trace would only cost time and risk leaking request data into logs.
+ */
+public final class SidecarError extends RuntimeException {
+
+  private final int status;
+  private final String type;
+  private final String code;
+  private final String reason;
+
+  public SidecarError(int status, String type, String code, String message, String reason) {
+    super(message, null, false, false);
+    this.status = status;
+    this.type = type;
+    this.code = code;
+    this.reason = reason;
+  }
+
+  public static SidecarError unauthorized(String reason) {
+    return new SidecarError(401, "UnauthorizedException", "authorization_error", "Unauthorized", reason);
+  }
+
+  public static SidecarError forbidden() {
+    return new SidecarError(403, "ForbiddenException", "authorization_error", "Access Denied", null);
+  }
+
+  public static SidecarError badRequest(String message) {
+    return new SidecarError(400, "BadRequestException", "service_error", message, null);
+  }
+
+  public static SidecarError tenantNotEnabled(String tenant) {
+    return new SidecarError(400, "TenantNotEnabledException", "tenant_not_enabled",
+      "Application is not enabled for tenant: " + tenant, null);
+  }
+
+  public static SidecarError routeNotFound(String method, String path) {
+    return new SidecarError(404, "NotFoundException", "route_not_found_error",
+      "Route is not found [method: " + method + ", path: " + path + "]", null);
+  }
+
+  public static SidecarError payloadTooLarge(long limit) {
+    return new SidecarError(413, "PayloadTooLargeException", "service_error",
+      "Request body exceeds the limit of " + limit + " bytes", null);
+  }
+
+  public static SidecarError keycloakUnavailable(String reason) {
+    return new SidecarError(503, "AuthorizationServiceUnavailableException", "authorization_error",
+      "Authorization service is unavailable", reason);
+  }
+
+  public static SidecarError moduleUnavailable(String reason) {
+    return new SidecarError(502, "BadGatewayException", "service_error", "Failed to proxy request", reason);
+  }
+
+  public static SidecarError moduleTimeout() {
+    return new SidecarError(504, "GatewayTimeoutException", "read_timeout_error", "Request Timeout",
+      "no response from the module in time");
+  }
+
+  public static SidecarError internal(String reason) {
+    return new SidecarError(500, "InternalServerErrorException", "unknown_error", "Internal error", reason);
+  }
+
+  public int status() {
+    return status;
+  }
+
+  public String type() {
+    return type;
+  }
+
+  public String code() {
+    return code;
+  }
+
+  /** Why, in words safe to show the caller and to log: never a token or a claim value. */
+  public String reason() {
+    return reason;
+  }
+}

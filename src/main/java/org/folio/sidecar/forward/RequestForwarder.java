@@ -1,0 +1,99 @@
+package org.folio.sidecar.forward;
+
+import io.vertx.core.Future;
+import io.vertx.core.MultiMap;
+import io.vertx.core.Vertx;
+import io.vertx.core.http.HttpClient;
+import io.vertx.core.http.HttpClientOptions;
+import io.vertx.core.http.HttpClientResponse;
+import io.vertx.core.http.HttpMethod;
+import io.vertx.core.http.HttpServerRequest;
+import io.vertx.core.http.PoolOptions;
+import io.vertx.core.http.RequestOptions;
+import jakarta.inject.Singleton;
+import java.net.ConnectException;
+import org.folio.sidecar.config.SidecarConfig;
+import org.folio.sidecar.error.SidecarError;
+
+/**
+ * Streams a caller's request to a target and the target's answer back, with back-pressure both ways: neither
+ * body is ever held in memory whole, so a 100 MB upload costs a few buffers.
+ */
+@Singleton
+public class RequestForwarder {
+
+  private final HttpClient client;
+  private final long timeoutMillis;
+
+  RequestForwarder(Vertx vertx, SidecarConfig config) {
+    this.timeoutMillis = config.requestTimeout();
+    this.client = vertx.createHttpClient(
+      new HttpClientOptions()
+        .setKeepAlive(true)
+        .setConnectTimeout((int) Math.min(Integer.MAX_VALUE, timeoutMillis)),
+      new PoolOptions().setHttp1MaxSize(500));
+  }
+
+  /**
+   * Sends the request with {@code headers} (already filtered by the caller) and starts relaying the answer.
+   * The future completes when the target's status line has been relayed, or fails with a {@link SidecarError}
+   * (502 unreachable, 504 timed out) while the caller can still be told.
+   */
+  public Future<Void> forward(HttpServerRequest request, Target target, MultiMap headers) {
+    var options = new RequestOptions()
+      .setMethod(request.method())
+      .setHost(target.host())
+      .setPort(target.port())
+      .setSsl(target.ssl())
+      .setURI(target.basePath() + request.uri())
+      .setHeaders(headers)
+      .setConnectTimeout(timeoutMillis)
+      .setIdleTimeout(timeoutMillis);
+    boolean hasBody = headers.contains("content-length") || request.headers().contains("transfer-encoding");
+    return client.request(options)
+      .compose(outgoing -> {
+        if (hasBody) {
+          return outgoing.send(request);
+        }
+        request.resume();
+        return outgoing.send();
+      })
+      .transform(result -> result.succeeded() ? relay(request, result.result())
+        : Future.failedFuture(toError(result.cause())));
+  }
+
+  private static Future<Void> relay(HttpServerRequest request, HttpClientResponse answer) {
+    var response = request.response();
+    response.setStatusCode(answer.statusCode());
+    response.setStatusMessage(answer.statusMessage());
+    var headers = response.headers();
+    headers.setAll(answer.headers());
+    HopByHopHeaders.strip(headers);
+    headers.remove(OkapiHeaders.SIGNATURE);
+    int status = answer.statusCode();
+    boolean mayHaveBody = request.method() != HttpMethod.HEAD && status != 204 && status != 304 && status >= 200;
+    if (mayHaveBody && !headers.contains("content-length")) {
+      response.setChunked(true);
+    }
+    answer.pipeTo(response).onFailure(error -> {
+      // the status line is already out, so the only honest signal left is a broken connection
+      if (!response.ended()) {
+        response.reset();
+      }
+    });
+    return Future.succeededFuture();
+  }
+
+  private static SidecarError toError(Throwable cause) {
+    if (cause instanceof SidecarError error) {
+      return error;
+    }
+    if (cause.getClass().getSimpleName().contains("Timeout")) {
+      return SidecarError.moduleTimeout();
+    }
+    if (cause instanceof ConnectException) {
+      return SidecarError.moduleUnavailable("connection refused by " + cause.getMessage());
+    }
+    return SidecarError.moduleUnavailable(cause.getClass().getSimpleName());
+  }
+}

@@ -1,0 +1,65 @@
+package org.folio.sidecar.routing;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+
+/**
+ * One endpoint of a module: the methods and path it answers, the permissions it needs and the interface it
+ * belongs to. The Keycloak permission name ({@code staticPath#METHOD}) is built once per declared method.
+ */
+public record RoutingEntry(
+  String interfaceId,
+  String interfaceType,
+  String staticPath,
+  PathPattern pattern,
+  Set<String> methods,
+  List<String> permissionsRequired,
+  List<String> permissionsDesired,
+  List<String> modulePermissions,
+  Map<String, String> permissionByMethod) {
+
+  public static final String TIMER_INTERFACE = "_timer";
+  public static final String TENANT_INTERFACE = "_tenant";
+  public static final String SYSTEM_TYPE = "system";
+
+  public static RoutingEntry of(String interfaceId, String interfaceType, String staticPath, Set<String> methods,
+    List<String> permissionsRequired, List<String> permissionsDesired, List<String> modulePermissions) {
+    var permissions = methods.stream()
+      .filter(method -> !"*".equals(method))
+      .collect(Collectors.toUnmodifiableMap(Function.identity(), method -> staticPath + "#" + method));
+    return new RoutingEntry(interfaceId, interfaceType, staticPath, PathPattern.compile(staticPath),
+      Set.copyOf(methods), List.copyOf(permissionsRequired), List.copyOf(permissionsDesired),
+      List.copyOf(modulePermissions), permissions);
+  }
+
+  public boolean allowsMethod(String method) {
+    return methods.contains(method) || methods.contains("*");
+  }
+
+  /** The name Keycloak knows this endpoint's permission by, e.g. {@code /items/{id}#GET}. */
+  public String permission(String method) {
+    var permission = permissionByMethod.get(method);
+    return permission != null ? permission : staticPath + "#" + method;
+  }
+
+  public boolean isTimer() {
+    return TIMER_INTERFACE.equals(interfaceId);
+  }
+
+  public boolean isTenantInterface() {
+    return TENANT_INTERFACE.equals(interfaceId);
+  }
+
+  /** System interfaces ({@code _tenant} and the like) are called by the platform without a user; {@code _timer} is the exception. */
+  public boolean isSystem() {
+    return SYSTEM_TYPE.equals(interfaceType) && !isTimer();
+  }
+
+  /** Whether a caller must hold a Keycloak permission: upstream asks Keycloak for timers and protected endpoints. */
+  public boolean requiresAuthorization() {
+    return isTimer() || (!isSystem() && !permissionsRequired.isEmpty());
+  }
+}

@@ -1,0 +1,27 @@
+package org.folio.sidecar.token;
+
+import io.vertx.core.Vertx;
+import io.vertx.ext.web.client.WebClient;
+import io.vertx.ext.web.client.WebClientOptions;
+import jakarta.enterprise.inject.Produces;
+import jakarta.inject.Named;
+import jakarta.inject.Singleton;
+import org.folio.sidecar.config.KeycloakConfig;
+
+/** The one pooled HTTP client every Keycloak call goes through (keys, decisions, tokens). */
+@Singleton
+public class KeycloakClients {
+
+  @Produces
+  @Singleton
+  @Named("keycloak")
+  WebClient keycloakWebClient(Vertx vertx, KeycloakConfig config) {
+    var options = new WebClientOptions()
+      .setConnectTimeout((int) config.connectTimeout().toMillis())
+      .setKeepAlive(true)
+      .setMaxPoolSize(50)
+      .setUserAgentEnabled(false)
+      .setFollowRedirects(false);
+    return WebClient.create(vertx, options);
+  }
+}
