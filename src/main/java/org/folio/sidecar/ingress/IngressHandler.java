@@ -91,13 +91,13 @@ public class IngressHandler implements Handler<RoutingContext> {
       throw SidecarError.routeNotFound(exchange.method, exchange.path);
     }
     exchange.entry = entry;
-    checkBodySize(headers.get(HttpHeaders.CONTENT_LENGTH));
-    var token = callerToken(headers);
     var tenant = headers.get(OkapiHeaders.TENANT);
     if (tenant != null && !TenantNames.isValid(tenant)) {
       throw SidecarError.badRequest("Invalid x-okapi-tenant header");
     }
     exchange.tenant = tenant;
+    checkBodySize(headers.get(HttpHeaders.CONTENT_LENGTH));
+    var token = callerToken(headers);
 
     if (entry.isSystem() || selfSignature.matches(headers.get(OkapiHeaders.SIGNATURE))) {
       return forward(exchange, token, null);

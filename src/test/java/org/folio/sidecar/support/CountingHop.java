@@ -1,0 +1,110 @@
+package org.folio.sidecar.support;
+
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpClient;
+import io.vertx.core.http.HttpClientResponse;
+import io.vertx.core.http.HttpServer;
+import io.vertx.core.http.HttpServerRequest;
+import io.vertx.core.http.RequestOptions;
+import java.util.EnumMap;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * A small HTTP hop between the sidecar and Keycloak: counts requests by kind, so tests can assert exactly how
+ * often the sidecar asked Keycloak, and can be cut off and restored to play a Keycloak outage without stopping
+ * the shared Keycloak.
+ */
+public final class CountingHop {
+
+  public enum Kind { UMA, TOKEN, KEYS, OTHER }
+
+  private final Vertx vertx = Vertx.vertx();
+  private final HttpClient client = vertx.createHttpClient();
+  private final int port;
+  private final int targetPort;
+  private final Map<Kind, AtomicInteger> counts = new EnumMap<>(Kind.class);
+  private volatile HttpServer server;
+
+  public CountingHop(int port, int targetPort) {
+    this.port = port;
+    this.targetPort = targetPort;
+    for (var kind : Kind.values()) {
+      counts.put(kind, new AtomicInteger());
+    }
+  }
+
+  public String url() {
+    return "http://127.0.0.1:" + port;
+  }
+
+  public synchronized void start() {
+    if (server != null) {
+      return;
+    }
+    server = await(vertx.createHttpServer().requestHandler(this::relay).listen(port, "127.0.0.1"));
+  }
+
+  /** Keycloak "goes down": new connections are refused and open ones closed. */
+  public synchronized void cut() {
+    if (server != null) {
+      await(server.close());
+      server = null;
+    }
+  }
+
+  public void restore() {
+    start();
+  }
+
+  public int count(Kind kind) {
+    return counts.get(kind).get();
+  }
+
+  public void resetCounts() {
+    counts.values().forEach(count -> count.set(0));
+  }
+
+  private void relay(HttpServerRequest request) {
+    request.body().onSuccess(body -> {
+      counts.get(classify(request, body)).incrementAndGet();
+      var options = new RequestOptions().setMethod(request.method()).setHost("127.0.0.1").setPort(targetPort)
+        .setURI(request.uri()).setHeaders(request.headers());
+      client.request(options)
+        .compose(outgoing -> outgoing.send(body))
+        .compose(answer -> answer.body().map(answerBody -> reply(request, answer, answerBody)))
+        .onFailure(error -> request.response().setStatusCode(502).end());
+    });
+  }
+
+  private static Void reply(HttpServerRequest request, HttpClientResponse answer, Buffer body) {
+    var response = request.response().setStatusCode(answer.statusCode());
+    response.headers().setAll(answer.headers());
+    response.headers().remove("transfer-encoding");
+    response.headers().set("content-length", String.valueOf(body.length()));
+    response.end(body);
+    return null;
+  }
+
+  private static Kind classify(HttpServerRequest request, Buffer body) {
+    var path = request.path();
+    if (path.endsWith("/protocol/openid-connect/certs")) {
+      return Kind.KEYS;
+    }
+    if (path.endsWith("/protocol/openid-connect/token")) {
+      return body.toString().contains("uma-ticket") ? Kind.UMA : Kind.TOKEN;
+    }
+    return Kind.OTHER;
+  }
+
+  private static <T> T await(Future<T> future) {
+    try {
+      return future.toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+    } catch (Exception e) {
+      throw new IllegalStateException("hop operation failed", e);
+    }
+  }
+}

@@ -1,0 +1,212 @@
+package org.folio.sidecar.support;
+
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import java.security.KeyPair;
+import java.security.KeyPairGenerator;
+import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Provisions tenant realms the way FOLIO's managers do (mgr-tenants, mgr-tenant-entitlements,
+ * mod-roles-keycloak), through the Admin REST API: a login client with authorization services and one resource
+ * per module path, the module-access client whose service account holds role System, users with a
+ * {@code user_id} attribute, and per-user scope permissions.
+ */
+public final class FolioRealms {
+
+  private static final List<String> SCOPES = List.of("GET", "POST", "PUT", "DELETE", "PATCH", "OPTIONS");
+  public static final String SERVICE_CLIENT = "sidecar-module-access-client";
+  /** The one endpoint the "allowed" user is not granted, so denials can be tested with a permitted user too. */
+  public static final String WITHHELD = "DELETE /items/{id}";
+
+  private final KeycloakAdmin admin;
+
+  public FolioRealms(KeycloakAdmin admin) {
+    this.admin = admin;
+  }
+
+  public TestTenant provision(String tenant, int accessTokenLifespanSeconds) {
+    admin.expect("DELETE", "/" + tenant, null, 204, 404);
+    admin.expect("POST", "", new JsonObject()
+      .put("realm", tenant).put("enabled", true)
+      .put("accessTokenLifespan", accessTokenLifespanSeconds)
+      .put("ssoSessionIdleTimeout", 86400).put("ssoSessionMaxLifespan", 86400)
+      .put("revokeRefreshToken", true).put("refreshTokenMaxReuse", 0)
+      .put("roles", new JsonObject().put("realm", new JsonArray().add(new JsonObject().put("name", "System")))), 201);
+    enableUnmanagedAttributes(tenant);
+    var allowed = TestTenant.User.of(tenant, "allowed");
+    var denied = TestTenant.User.of(tenant, "denied");
+    createUser(tenant, allowed);
+    createUser(tenant, denied);
+    admin.expect("POST", "/" + tenant + "/clients", loginClient(tenant, allowed), 201);
+    createServiceClient(tenant);
+    var key = rsaKeyPair();
+    var keyId = installSigningKey(tenant, key);
+    return new TestTenant(tenant, allowed, denied, key, keyId);
+  }
+
+  private void enableUnmanagedAttributes(String tenant) {
+    var profile = admin.expect("GET", "/" + tenant + "/users/profile", null, 200).json();
+    profile.put("unmanagedAttributePolicy", "ENABLED");
+    admin.expect("PUT", "/" + tenant + "/users/profile", profile, 200);
+  }
+
+  private void createUser(String tenant, TestTenant.User user) {
+    admin.expect("POST", "/" + tenant + "/users", new JsonObject()
+      .put("username", user.username()).put("enabled", true)
+      .put("firstName", "Test").put("lastName", user.username()).put("email", user.username() + "@example.org")
+      .put("emailVerified", true)
+      .put("attributes", new JsonObject().put("user_id", new JsonArray().add(user.folioId())))
+      .put("credentials", new JsonArray().add(new JsonObject()
+        .put("type", "password").put("value", TestTenant.PASSWORD).put("temporary", false))), 201);
+  }
+
+  private static JsonObject loginClient(String tenant, TestTenant.User allowed) {
+    var resources = new JsonArray();
+    var policies = new JsonArray()
+      .add(new JsonObject().put("type", "role").put("name", "System role policy").put("logic", "POSITIVE")
+        .put("decisionStrategy", "UNANIMOUS")
+        .put("config", new JsonObject().put("roles", "[{\"id\":\"System\",\"required\":false}]").put("fetchRoles", "true")))
+      .add(new JsonObject().put("type", "scope").put("name", "System role permission").put("logic", "POSITIVE")
+        .put("decisionStrategy", "UNANIMOUS")
+        .put("config", new JsonObject().put("scopes", new JsonArray(SCOPES).encode())
+          .put("applyPolicies", "[\"System role policy\"]")))
+      .add(new JsonObject().put("type", "user").put("name", userPolicy(allowed)).put("logic", "POSITIVE")
+        .put("config", new JsonObject().put("users", new JsonArray().add(allowed.username()).encode())));
+    for (var resource : moduleResources().entrySet()) {
+      var scopes = new JsonArray();
+      for (var method : resource.getValue()) {
+        scopes.add(new JsonObject().put("name", method));
+        if (!WITHHELD.equals(method + " " + resource.getKey())) {
+          policies.add(userPermission(allowed, resource.getKey(), method));
+        }
+      }
+      resources.add(new JsonObject().put("name", resource.getKey()).put("scopes", scopes));
+    }
+    var scopes = new JsonArray();
+    SCOPES.forEach(scope -> scopes.add(new JsonObject().put("name", scope)));
+    return new JsonObject()
+      .put("clientId", tenant + "-login-application").put("enabled", true)
+      .put("secret", TestTenant.LOGIN_SECRET).put("clientAuthenticatorType", "client-secret")
+      .put("serviceAccountsEnabled", true).put("authorizationServicesEnabled", true)
+      .put("directAccessGrantsEnabled", true).put("publicClient", false)
+      .put("frontchannelLogout", true).put("redirectUris", new JsonArray().add("/*"))
+      .put("attributes", new JsonObject().put("client.use.lightweight.access.token.enabled", "true"))
+      .put("protocolMappers", new JsonArray()
+        .add(mapper("username", "oidc-usermodel-property-mapper", "username", "sub"))
+        .add(mapper("user_id mapper", "oidc-usermodel-attribute-mapper", "user_id", "user_id"))
+        .add(subjectMapper()))
+      .put("authorizationSettings", new JsonObject()
+        .put("decisionStrategy", "AFFIRMATIVE").put("policyEnforcementMode", "ENFORCING")
+        .put("allowRemoteResourceManagement", true)
+        .put("scopes", scopes).put("resources", resources).put("policies", policies));
+  }
+
+  static String userPolicy(TestTenant.User user) {
+    return "Policy for user: " + user.folioId();
+  }
+
+  static JsonObject userPermission(TestTenant.User user, String path, String method) {
+    return new JsonObject().put("type", "scope")
+      .put("name", method + " access for user '" + user.folioId() + "' to '" + path + "'")
+      .put("logic", "POSITIVE").put("decisionStrategy", "UNANIMOUS")
+      .put("config", new JsonObject()
+        .put("resources", new JsonArray().add(path).encode())
+        .put("scopes", new JsonArray().add(method).encode())
+        .put("applyPolicies", new JsonArray().add(userPolicy(user)).encode()));
+  }
+
+  /** Path → methods of the test module's protected endpoints, one Keycloak resource per path. */
+  static Map<String, Set<String>> moduleResources() {
+    var resources = new LinkedHashMap<String, Set<String>>();
+    var interfaces = TestModule.descriptor().getJsonArray("provides");
+    for (int i = 0; i < interfaces.size(); i++) {
+      var anInterface = interfaces.getJsonObject(i);
+      if ("system".equals(anInterface.getString("interfaceType"))) {
+        continue;
+      }
+      for (var handler : anInterface.getJsonArray("handlers")) {
+        var entry = (JsonObject) handler;
+        if (entry.getJsonArray("permissionsRequired").isEmpty()) {
+          continue;
+        }
+        var methods = resources.computeIfAbsent(entry.getString("pathPattern"), p -> new LinkedHashSet<>());
+        entry.getJsonArray("methods").forEach(method -> methods.add((String) method));
+      }
+    }
+    return resources;
+  }
+
+  private static JsonObject mapper(String name, String type, String attribute, String claim) {
+    var config = new JsonObject()
+      .put("user.attribute", attribute)
+      .put("claim.name", claim).put("jsonType.label", "String")
+      .put("id.token.claim", "true").put("access.token.claim", "true").put("userinfo.token.claim", "true")
+      .put("lightweight.claim", "true");
+    return new JsonObject().put("name", name).put("protocol", "openid-connect").put("protocolMapper", type)
+      .put("config", config);
+  }
+
+  private static JsonObject subjectMapper() {
+    return new JsonObject().put("name", "Subject (sub)").put("protocol", "openid-connect")
+      .put("protocolMapper", "oidc-sub-mapper")
+      .put("config", new JsonObject().put("access.token.claim", "true").put("introspection.token.claim", "true")
+        .put("lightweight.claim", "true"));
+  }
+
+  private void createServiceClient(String tenant) {
+    var created = admin.expect("POST", "/" + tenant + "/clients", new JsonObject()
+      .put("clientId", SERVICE_CLIENT).put("enabled", true).put("secret", TestTenant.SERVICE_SECRET)
+      .put("clientAuthenticatorType", "client-secret").put("publicClient", false)
+      .put("serviceAccountsEnabled", true).put("standardFlowEnabled", false)
+      .put("attributes", new JsonObject().put("client.use.lightweight.access.token.enabled", "true"))
+      .put("protocolMappers", new JsonArray().add(subjectMapper())), 201);
+    var serviceAccount = admin.expect("GET", "/" + tenant + "/clients/" + created.createdId() + "/service-account-user",
+      null, 200).json();
+    var systemRole = admin.expect("GET", "/" + tenant + "/roles/System", null, 200).json();
+    admin.expect("POST", "/" + tenant + "/users/" + serviceAccount.getString("id") + "/role-mappings/realm",
+      new JsonArray().add(systemRole), 204);
+  }
+
+  /** Makes the realm sign with a key the tests hold; returns that key's id. */
+  private String installSigningKey(String tenant, KeyPair key) {
+    var realmId = admin.expect("GET", "/" + tenant, null, 200).json().getString("id");
+    var pem = "-----BEGIN PRIVATE KEY-----\n"
+      + Base64.getMimeEncoder(64, "\n".getBytes()).encodeToString(key.getPrivate().getEncoded())
+      + "\n-----END PRIVATE KEY-----";
+    var created = admin.expect("POST", "/" + tenant + "/components", new JsonObject()
+      .put("name", "test-rsa").put("providerId", "rsa").put("providerType", "org.keycloak.keys.KeyProvider")
+      .put("parentId", realmId)
+      .put("config", new JsonObject()
+        .put("priority", new JsonArray().add("1000")).put("enabled", new JsonArray().add("true"))
+        .put("active", new JsonArray().add("true")).put("algorithm", new JsonArray().add("RS256"))
+        .put("privateKey", new JsonArray().add(pem))), 201);
+    var keys = admin.expect("GET", "/" + tenant + "/keys", null, 200).json().getJsonArray("keys");
+    var kids = new ArrayList<String>();
+    for (var item : keys) {
+      var k = (JsonObject) item;
+      if (created.createdId().equals(k.getString("providerId"))) {
+        return k.getString("kid");
+      }
+      kids.add(k.getString("kid"));
+    }
+    throw new IllegalStateException("installed key not listed for " + tenant + ": " + kids);
+  }
+
+  static KeyPair rsaKeyPair() {
+    try {
+      var generator = KeyPairGenerator.getInstance("RSA");
+      generator.initialize(2048);
+      return generator.generateKeyPair();
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+}
