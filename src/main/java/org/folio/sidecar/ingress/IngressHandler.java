@@ -5,6 +5,7 @@ import io.vertx.core.Handler;
 import io.vertx.core.MultiMap;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpServerRequest;
+import io.vertx.core.http.HttpVersion;
 import io.vertx.ext.web.RoutingContext;
 import jakarta.inject.Singleton;
 import java.util.concurrent.ThreadLocalRandom;
@@ -73,10 +74,19 @@ public class IngressHandler implements Handler<RoutingContext> {
 
   private static void reject(HttpServerRequest request, SidecarError error) {
     if (!request.isEnded()) {
-      // an unread body stays unread: closing is cheaper than draining it and keeps the connection in sync
-      request.response().putHeader(HttpHeaders.CONNECTION, "close");
+      if (hasBody(request) && request.version() != HttpVersion.HTTP_2) {
+        // an unread HTTP/1 body stays unread: closing is cheaper than draining it and keeps the connection sane
+        request.response().putHeader(HttpHeaders.CONNECTION, "close");
+      } else {
+        request.resume();
+      }
     }
     ErrorResponder.respond(request.response(), error);
+  }
+
+  private static boolean hasBody(HttpServerRequest request) {
+    var length = request.getHeader(HttpHeaders.CONTENT_LENGTH);
+    return (length != null && !"0".equals(length)) || request.headers().contains(HttpHeaders.TRANSFER_ENCODING);
   }
 
   private Future<Void> process(IngressExchange exchange) {

@@ -53,7 +53,7 @@ public final class KeycloakServer {
   }
 
   private static KeycloakServer start() {
-    var home = Path.of(System.getProperty("keycloak.home", "target/keycloak/keycloak-26.4.7"));
+    var home = Path.of(System.getProperty("keycloak.home", "target/keycloak/keycloak-26.4.7")).toAbsolutePath();
     if (!Files.isExecutable(home.resolve("bin/kc.sh"))) {
       throw new IllegalStateException("No Keycloak distribution at " + home + ": run the build through Maven (./mvnw verify)");
     }

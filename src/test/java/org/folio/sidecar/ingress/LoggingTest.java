@@ -1,0 +1,49 @@
+package org.folio.sidecar.ingress;
+
+import static io.restassured.RestAssured.given;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.quarkus.test.common.WithTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import org.folio.sidecar.support.LogCapture;
+import org.folio.sidecar.support.SidecarTestResource;
+import org.folio.sidecar.support.TestPlatform;
+import org.folio.sidecar.support.Tokens;
+import org.junit.jupiter.api.Test;
+
+@QuarkusTest
+@WithTestResource(value = SidecarTestResource.class, parallel = true)
+class LoggingTest {
+
+  private final TestPlatform platform = TestPlatform.get();
+
+  @Test
+  void noTokenEverReachesTheLogAndEachRequestGetsOneAccessLine() {
+    // Given tokens that take every path: allowed, denied, tampered, and sent two different ways at once
+    var alpha = platform.alpha();
+    var allowed = platform.tokens().login(alpha, alpha.allowed()).getString("access_token");
+    var denied = platform.tokens().login(alpha, alpha.denied()).getString("access_token");
+    var tampered = Tokens.withPayload(allowed, Tokens.claims(allowed).put("user_id", "x"));
+
+    try (var capture = LogCapture.install()) {
+      // When they go through a full request cycle each
+      given().header("x-okapi-tenant", "alpha").header("Authorization", "Bearer " + allowed)
+        .header("x-okapi-request-id", "424242").get("/items/1").then().statusCode(200);
+      given().header("x-okapi-tenant", "alpha").header("x-okapi-token", denied).get("/items/1").then().statusCode(403);
+      given().header("x-okapi-tenant", "alpha").header("x-okapi-token", tampered).get("/items/1").then().statusCode(401);
+      given().header("x-okapi-tenant", "alpha").header("x-okapi-token", denied)
+        .header("Authorization", "Bearer " + allowed).get("/items/1").then().statusCode(400);
+
+      // Then no line holds any part of a token, and the access log names each request once
+      var lines = capture.lines();
+      for (var token : new String[] {allowed, denied, tampered}) {
+        for (var part : token.split("\\.")) {
+          assertThat(lines).noneMatch(line -> line.contains(part));
+        }
+      }
+      assertThat(lines).filteredOn(line -> line.startsWith("transaction ")).hasSize(4);
+      assertThat(lines).anyMatch(line -> line.startsWith("transaction GET /items/1 200 tenant=alpha user="
+        + alpha.allowed().folioId() + " rid=424242"));
+    }
+  }
+}

@@ -1,0 +1,49 @@
+package org.folio.sidecar.support;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.logging.Handler;
+import java.util.logging.Level;
+import java.util.logging.LogRecord;
+import java.util.logging.Logger;
+import org.jboss.logmanager.ExtLogRecord;
+
+/** Collects every log line of the test JVM (message and stack trace) while installed. */
+public final class LogCapture extends Handler implements AutoCloseable {
+
+  private final List<String> lines = new CopyOnWriteArrayList<>();
+
+  public static LogCapture install() {
+    var capture = new LogCapture();
+    capture.setLevel(Level.ALL);
+    Logger.getLogger("").addHandler(capture);
+    return capture;
+  }
+
+  @Override
+  public void publish(LogRecord record) {
+    var text = new StringBuilder(record.getLoggerName() == null ? "" : record.getLoggerName()).append(' ')
+      .append(record instanceof ExtLogRecord ext ? ext.getFormattedMessage() : record.getMessage());
+    if (record.getThrown() != null) {
+      var trace = new StringWriter();
+      record.getThrown().printStackTrace(new PrintWriter(trace));
+      text.append('\n').append(trace);
+    }
+    lines.add(text.toString());
+  }
+
+  public List<String> lines() {
+    return List.copyOf(lines);
+  }
+
+  @Override
+  public void flush() {
+  }
+
+  @Override
+  public void close() {
+    Logger.getLogger("").removeHandler(this);
+  }
+}
