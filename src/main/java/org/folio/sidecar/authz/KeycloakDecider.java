@@ -1,12 +1,16 @@
 package org.folio.sidecar.authz;
 
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
 import io.vertx.core.Future;
 import io.vertx.core.MultiMap;
 import io.vertx.ext.web.client.WebClient;
+import jakarta.enterprise.inject.Typed;
 import jakarta.inject.Named;
 import jakarta.inject.Singleton;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 import org.folio.sidecar.config.KeycloakConfig;
 import org.folio.sidecar.error.SidecarError;
 
@@ -15,6 +19,7 @@ import org.folio.sidecar.error.SidecarError;
  * Keycloak answers {@code {"result":true}} instead of minting a full RPT (about a third of the cost).
  */
 @Singleton
+@Typed(KeycloakDecider.class)
 public class KeycloakDecider implements AuthorizationDecider {
 
   private static final String UMA_GRANT = "urn:ietf:params:oauth:grant-type:uma-ticket";
@@ -24,9 +29,18 @@ public class KeycloakDecider implements AuthorizationDecider {
   private final String baseUrl;
   private final Map<String, String> tokenUrlByTenant = new ConcurrentHashMap<>();
 
-  KeycloakDecider(@Named("keycloak") WebClient client, KeycloakConfig config) {
+  private final Timer permitted;
+  private final Timer denied;
+  private final Timer rejected;
+  private final Timer failed;
+
+  KeycloakDecider(@Named("keycloak") WebClient client, KeycloakConfig config, MeterRegistry registry) {
     this.client = client;
     this.config = config;
+    this.permitted = timer(registry, "permit");
+    this.denied = timer(registry, "deny");
+    this.rejected = timer(registry, "unauthenticated");
+    this.failed = timer(registry, "error");
     this.baseUrl = config.url().endsWith("/") ? config.url().substring(0, config.url().length() - 1) : config.url();
   }
 
@@ -38,12 +52,14 @@ public class KeycloakDecider implements AuthorizationDecider {
       .add("audience", tenant + config.loginClientSuffix())
       .add("permission", request.permission())
       .add("response_mode", "decision");
+    long started = System.nanoTime();
     return client.postAbs(tokenUrlByTenant.computeIfAbsent(tenant,
         t -> baseUrl + "/realms/" + t + "/protocol/openid-connect/token"))
       .timeout(config.requestTimeout().toMillis())
       .putHeader("Authorization", "Bearer " + request.token().raw())
       .sendForm(form)
       .transform(result -> {
+        record(result.failed() ? 0 : result.result().statusCode(), System.nanoTime() - started);
         if (result.failed()) {
           return Future.failedFuture(SidecarError.keycloakUnavailable(
             "Keycloak is unreachable: " + result.cause().getClass().getSimpleName()));
@@ -57,5 +73,23 @@ public class KeycloakDecider implements AuthorizationDecider {
             "Keycloak answered " + result.result().statusCode()));
         };
       });
+  }
+
+  private void record(int status, long nanos) {
+    var timer = switch (status) {
+      case 200 -> permitted;
+      case 400, 403 -> denied;
+      case 401 -> rejected;
+      default -> failed;
+    };
+    timer.record(nanos, TimeUnit.NANOSECONDS);
+  }
+
+  private static Timer timer(MeterRegistry registry, String outcome) {
+    return Timer.builder("sidecar.keycloak.decisions")
+      .description("UMA decision calls to Keycloak")
+      .tag("outcome", outcome)
+      .publishPercentileHistogram()
+      .register(registry);
   }
 }

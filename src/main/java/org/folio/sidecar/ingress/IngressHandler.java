@@ -115,23 +115,48 @@ public class IngressHandler implements Handler<RoutingContext> {
     if (tenant == null) {
       throw SidecarError.badRequest("x-okapi-tenant header is required");
     }
-    if (token == null) {
+    var systemToken = blankToNull(headers.get(OkapiHeaders.SYSTEM_TOKEN));
+    if (token == null && systemToken == null) {
       if (entry.requiresAuthorization()) {
         throw SidecarError.unauthorized("no token");
       }
       return forward(exchange, null, null);
     }
-    return tokenVerifier.verify(token).compose(verified -> {
-      if (!verified.tenant().equals(tenant)) {
-        // cross-tenant requests are off: a token of one realm never acts in another
-        return Future.failedFuture(SidecarError.unauthorized("token tenant does not match x-okapi-tenant"));
-      }
-      exchange.userId = verified.userId();
+    return verifyCallers(token, systemToken, tenant).compose(callers -> {
+      exchange.userId = callers.user() == null ? null : callers.user().userId();
       if (!entry.requiresAuthorization()) {
-        return forward(exchange, token, verified);
+        return forward(exchange, token, callers.user());
       }
-      return authorize(exchange, entry, verified).compose(allowed -> forward(exchange, token, verified));
+      // as upstream: with a system token present, Keycloak is asked about the system token
+      var decisionToken = callers.system() != null ? callers.system() : callers.user();
+      if (decisionToken == null) {
+        return Future.failedFuture(SidecarError.unauthorized("no valid token"));
+      }
+      return authorize(exchange, entry, decisionToken).compose(allowed -> forward(exchange, token, callers.user()));
     });
+  }
+
+  /** The verified user and system tokens of a request; either may be absent. */
+  private record Callers(VerifiedToken user, VerifiedToken system) {
+  }
+
+  /**
+   * Verifies both tokens against the tenant. A bad system token is always a 401; a bad user token is tolerated
+   * beside a valid system token (upstream's mod-pubsub case) but then carries no identity to the module.
+   */
+  private Future<Callers> verifyCallers(String token, String systemToken, String tenant) {
+    var user = token == null ? Future.<VerifiedToken>succeededFuture() : inTenant(tokenVerifier.verify(token), tenant);
+    if (systemToken == null) {
+      return user.map(verified -> new Callers(verified, null));
+    }
+    return inTenant(tokenVerifier.verify(systemToken), tenant).compose(system ->
+      user.transform(result -> Future.succeededFuture(new Callers(result.succeeded() ? result.result() : null, system))));
+  }
+
+  private static Future<VerifiedToken> inTenant(Future<VerifiedToken> verification, String tenant) {
+    return verification.compose(verified -> verified.tenant().equals(tenant) ? Future.succeededFuture(verified)
+      // cross-tenant requests are off: a token of one realm never acts in another
+      : Future.failedFuture(SidecarError.unauthorized("token tenant does not match x-okapi-tenant")));
   }
 
   private Future<Void> authorize(IngressExchange exchange, RoutingEntry entry, VerifiedToken verified) {

@@ -28,6 +28,7 @@ public final class CountingHop {
   private final int targetPort;
   private final Map<Kind, AtomicInteger> counts = new EnumMap<>(Kind.class);
   private volatile HttpServer server;
+  private HttpServer control;
 
   public CountingHop(int port, int targetPort) {
     this.port = port;
@@ -46,6 +47,30 @@ public final class CountingHop {
       return;
     }
     server = await(vertx.createHttpServer().requestHandler(this::relay).listen(port, "127.0.0.1"));
+  }
+
+  /**
+   * Serves the counts and the cut-off switch over HTTP, so test code in any class loader (Quarkus gives each
+   * application start its own) can use the one hop of the JVM. Returns the control URL.
+   */
+  public synchronized String startControl() {
+    if (control == null) {
+      // cut and restore wait for the relay server, which shares this event loop: run them off it
+      control = await(vertx.createHttpServer().requestHandler(request -> vertx.executeBlocking(() -> {
+        switch (request.path()) {
+          case "/cut" -> cut();
+          case "/restore" -> restore();
+          case "/reset" -> resetCounts();
+          default -> { }
+        }
+        var body = new io.vertx.core.json.JsonObject();
+        counts.forEach((kind, count) -> body.put(kind.name(), count.get()));
+        return body.encode();
+      }).onComplete(result -> request.response().putHeader("content-type", "application/json")
+        .setStatusCode(result.succeeded() ? 200 : 500).end(result.succeeded() ? result.result() : "{}")))
+        .listen(0, "127.0.0.1"));
+    }
+    return "http://127.0.0.1:" + control.actualPort();
   }
 
   /** Keycloak "goes down": new connections are refused and open ones closed. */

@@ -52,6 +52,81 @@ public final class FolioRealms {
     return new TestTenant(tenant, allowed, denied, key, keyId);
   }
 
+  /**
+   * A realm in one Admin API call (the full-JSON way): the login client with the module's resources and the
+   * System role permission, and the module-access client whose service account holds System. No users.
+   */
+  public void provisionServiceOnly(String tenant) {
+    admin.expect("DELETE", "/" + tenant, null, 204, 404);
+    var login = loginClient(tenant, TestTenant.User.of(tenant, "nobody"));
+    var serviceClient = new JsonObject()
+      .put("clientId", SERVICE_CLIENT).put("enabled", true).put("secret", TestTenant.SERVICE_SECRET)
+      .put("clientAuthenticatorType", "client-secret").put("publicClient", false)
+      .put("serviceAccountsEnabled", true).put("standardFlowEnabled", false)
+      .put("attributes", new JsonObject().put("client.use.lightweight.access.token.enabled", "true"))
+      .put("protocolMappers", new JsonArray().add(subjectMapper()));
+    var serviceAccount = new JsonObject().put("username", "service-account-" + SERVICE_CLIENT).put("enabled", true)
+      .put("serviceAccountClientId", SERVICE_CLIENT).put("realmRoles", new JsonArray().add("System"));
+    var loginServiceAccount = new JsonObject().put("username", "service-account-" + tenant + "-login-application")
+      .put("enabled", true).put("serviceAccountClientId", tenant + "-login-application");
+    // the user policy of the full provisioning names a user this realm does not have
+    var policies = login.getJsonObject("authorizationSettings").getJsonArray("policies");
+    var systemOnly = new JsonArray();
+    policies.forEach(policy -> {
+      var name = ((JsonObject) policy).getString("name");
+      if (name.startsWith("System role")) {
+        systemOnly.add(policy);
+      }
+    });
+    login.getJsonObject("authorizationSettings").put("policies", systemOnly);
+    admin.expect("POST", "", new JsonObject()
+      .put("realm", tenant).put("enabled", true).put("accessTokenLifespan", 600)
+      .put("roles", new JsonObject().put("realm", new JsonArray().add(new JsonObject().put("name", "System"))))
+      .put("clients", new JsonArray().add(login).add(serviceClient))
+      .put("users", new JsonArray().add(serviceAccount).add(loginServiceAccount)), 201);
+  }
+
+  /** Grants a user one more endpoint, as mod-roles-keycloak does; returns the permission's id for {@link #revoke}. */
+  public String grant(TestTenant tenant, TestTenant.User user, String path, String method) {
+    var clientId = loginClientId(tenant);
+    var server = "/" + tenant.name() + "/clients/" + clientId + "/authz/resource-server";
+    var kcUserId = admin.expect("GET", "/" + tenant.name() + "/users?exact=true&username=" + user.username(), null, 200)
+      .array().getJsonObject(0).getString("id");
+    var policyName = "Policy for user: " + user.folioId();
+    var existing = admin.expect("GET", server + "/policy/search?name=" + encode(policyName), null, 200, 204);
+    var policyId = existing.status() == 200 ? existing.json().getString("id")
+      : admin.expect("POST", server + "/policy/user", new JsonObject().put("name", policyName).put("logic", "POSITIVE")
+        .put("users", new JsonArray().add(kcUserId)), 201).json().getString("id");
+    var resource = admin.expect("GET", server + "/resource?exactName=true&deep=true&name=" + encode(path), null, 200)
+      .array().getJsonObject(0);
+    String scopeId = null;
+    for (var scope : resource.getJsonArray("scopes")) {
+      if (method.equals(((JsonObject) scope).getString("name"))) {
+        scopeId = ((JsonObject) scope).getString("id");
+      }
+    }
+    return admin.expect("POST", server + "/permission/scope", new JsonObject()
+      .put("name", method + " access for user '" + user.folioId() + "' to '" + path + "'")
+      .put("decisionStrategy", "UNANIMOUS").put("logic", "POSITIVE")
+      .put("policies", new JsonArray().add(policyId))
+      .put("resources", new JsonArray().add(resource.getString("_id")))
+      .put("scopes", new JsonArray().add(scopeId)), 201).json().getString("id");
+  }
+
+  public void revoke(TestTenant tenant, String permissionId) {
+    admin.expect("DELETE", "/" + tenant.name() + "/clients/" + loginClientId(tenant)
+      + "/authz/resource-server/permission/" + permissionId, null, 204);
+  }
+
+  private String loginClientId(TestTenant tenant) {
+    return admin.expect("GET", "/" + tenant.name() + "/clients?clientId=" + tenant.loginClient(), null, 200)
+      .array().getJsonObject(0).getString("id");
+  }
+
+  private static String encode(String value) {
+    return java.net.URLEncoder.encode(value, java.nio.charset.StandardCharsets.UTF_8).replace("+", "%20");
+  }
+
   private void enableUnmanagedAttributes(String tenant) {
     var profile = admin.expect("GET", "/" + tenant + "/users/profile", null, 200).json();
     profile.put("unmanagedAttributePolicy", "ENABLED");

@@ -6,60 +6,124 @@ import static com.github.tomakehurst.wiremock.client.WireMock.anyUrl;
 import static com.github.tomakehurst.wiremock.client.WireMock.urlEqualTo;
 
 import com.github.tomakehurst.wiremock.WireMockServer;
+import com.github.tomakehurst.wiremock.client.WireMock;
 import com.github.tomakehurst.wiremock.core.WireMockConfiguration;
+import java.security.KeyFactory;
+import java.security.KeyPair;
+import java.security.spec.PKCS8EncodedKeySpec;
+import java.security.spec.X509EncodedKeySpec;
+import java.util.ArrayList;
+import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import org.jboss.logging.Logger;
 
 /**
  * Everything the sidecar talks to, started once per test JVM and shared by all test classes: the real
- * Keycloak with two FOLIO-style tenant realms, and WireMock playing the module.
+ * Keycloak with two FOLIO-style tenant realms behind a counting hop, and WireMock playing the module.
+ * Quarkus loads each application start's test code in a new class loader, so the platform publishes what
+ * tests need as system properties and every class loader rebuilds its view from them.
  */
 public final class TestPlatform {
 
   private static final Logger LOGGER = Logger.getLogger(TestPlatform.class);
+  private static final String PREFIX = "testplatform.";
   public static final int ACCESS_TOKEN_LIFESPAN_SECONDS = 300;
+  public static final String ADMIN_TOKEN = "test-admin-token-0123456789";
+  public static final int SERVICE_TENANTS = 60;
   private static TestPlatform instance;
 
-  private final KeycloakServer keycloak;
-  private final WireMockServer module;
+  private final KeycloakAdmin keycloakAdmin;
+  private final String hopUrl;
+  private final HopControl hop;
+  private final ModuleStub module;
   private final TestTenant alpha;
   private final TestTenant beta;
   private final Tokens tokens;
   private final String descriptorPath;
 
   private TestPlatform() {
-    module = new WireMockServer(WireMockConfiguration.options().dynamicPort().bindAddress("127.0.0.1"));
-    module.start();
-    resetModule();
-    keycloak = KeycloakServer.get();
-    long started = System.nanoTime();
-    var realms = new FolioRealms(keycloak.admin());
-    alpha = realms.provision("alpha", ACCESS_TOKEN_LIFESPAN_SECONDS);
-    beta = realms.provision("beta", ACCESS_TOKEN_LIFESPAN_SECONDS);
-    LOGGER.infof("Provisioned 2 realms in %d ms", (System.nanoTime() - started) / 1_000_000);
-    tokens = new Tokens(keycloak.admin());
-    descriptorPath = TestModule.writeDescriptor().toString();
+    keycloakAdmin = new KeycloakAdmin(property("keycloak"));
+    hopUrl = property("hop");
+    hop = new HopControl(property("hop.control"));
+    module = new ModuleStub(Integer.parseInt(property("module.port")));
+    alpha = tenant("alpha");
+    beta = tenant("beta");
+    tokens = new Tokens(keycloakAdmin);
+    descriptorPath = property("descriptor");
   }
 
   public static synchronized TestPlatform get() {
     if (instance == null) {
+      boolean started = false;
+      synchronized (System.class) {
+        if (System.getProperty(PREFIX + "keycloak") == null) {
+          startAndPublish();
+          started = true;
+        }
+      }
       instance = new TestPlatform();
+      if (started) {
+        instance.resetModule();
+      }
     }
     return instance;
   }
 
+  private static void startAndPublish() {
+    var wireMock = new WireMockServer(WireMockConfiguration.options().dynamicPort().bindAddress("127.0.0.1"));
+    wireMock.start();
+    var keycloak = KeycloakServer.get();
+    long started = System.nanoTime();
+    var realms = new FolioRealms(keycloak.admin());
+    var provisioned = List.of(realms.provision("alpha", ACCESS_TOKEN_LIFESPAN_SECONDS),
+      realms.provision("beta", ACCESS_TOKEN_LIFESPAN_SECONDS));
+    LOGGER.infof("Provisioned 2 realms in %d ms", (System.nanoTime() - started) / 1_000_000);
+    for (var tenant : provisioned) {
+      var key = PREFIX + "tenant." + tenant.name() + ".";
+      System.setProperty(key + "kid", tenant.keyId());
+      System.setProperty(key + "private", Base64.getEncoder().encodeToString(tenant.signingKey().getPrivate().getEncoded()));
+      System.setProperty(key + "public", Base64.getEncoder().encodeToString(tenant.signingKey().getPublic().getEncoded()));
+    }
+    System.setProperty(PREFIX + "descriptor", TestModule.writeDescriptor().toString());
+    System.setProperty(PREFIX + "module.port", String.valueOf(wireMock.port()));
+    System.setProperty(PREFIX + "hop", keycloak.hop().url());
+    System.setProperty(PREFIX + "hop.control", keycloak.hop().startControl());
+    System.setProperty(PREFIX + "keycloak", keycloak.admin().baseUrl());
+  }
+
+  private static String property(String name) {
+    return System.getProperty(PREFIX + name);
+  }
+
+  private static TestTenant tenant(String name) {
+    var key = "tenant." + name + ".";
+    try {
+      var factory = KeyFactory.getInstance("RSA");
+      var keyPair = new KeyPair(
+        factory.generatePublic(new X509EncodedKeySpec(Base64.getDecoder().decode(property(key + "public")))),
+        factory.generatePrivate(new PKCS8EncodedKeySpec(Base64.getDecoder().decode(property(key + "private")))));
+      return new TestTenant(name, TestTenant.User.of(name, "allowed"), TestTenant.User.of(name, "denied"), keyPair,
+        property(key + "kid"));
+    } catch (Exception e) {
+      throw new IllegalStateException("cannot rebuild tenant " + name, e);
+    }
+  }
+
   /** The configuration that points a sidecar at this platform. */
   public Map<String, String> sidecarConfig() {
-    return Map.of(
-      "kc.url", keycloak.hop().url(),
-      "module.url", module.baseUrl(),
-      "module.name", TestModule.NAME,
-      "module.version", TestModule.VERSION,
-      "module.descriptor-path", descriptorPath,
-      "sidecar.url", "http://127.0.0.1:8081",
-      "sidecar.request-timeout", "3000",
-      "sidecar.health-probe-interval", "1s");
+    return Map.ofEntries(
+      Map.entry("kc.url", hopUrl),
+      Map.entry("module.url", module.baseUrl()),
+      Map.entry("module.name", TestModule.NAME),
+      Map.entry("module.version", TestModule.VERSION),
+      Map.entry("module.descriptor-path", descriptorPath),
+      Map.entry("sidecar.url", "http://127.0.0.1:8081"),
+      Map.entry("sidecar.request-timeout", "3000"),
+      Map.entry("sidecar.health-probe-interval", "1s"),
+      Map.entry("sidecar.authz-cache.deny-ttl", "1s"),
+      Map.entry("sidecar.authz-cache.admin-enabled", "true"),
+      Map.entry("sidecar.authz-cache.admin-token", ADMIN_TOKEN));
   }
 
   /** The module answers 200 with a small JSON body to everything unless a test says otherwise. */
@@ -67,19 +131,19 @@ public final class TestPlatform {
     module.resetAll();
     module.stubFor(any(anyUrl()).atPriority(10).willReturn(aResponse().withStatus(200)
       .withHeader("content-type", "application/json").withBody("{\"module\":\"mod-items\"}")));
-    module.stubFor(com.github.tomakehurst.wiremock.client.WireMock.get(urlEqualTo("/admin/health")).willReturn(aResponse().withStatus(200)));
+    module.stubFor(WireMock.get(urlEqualTo("/admin/health")).willReturn(aResponse().withStatus(200)));
   }
 
-  public WireMockServer module() {
+  public ModuleStub module() {
     return module;
   }
 
-  public CountingHop keycloakHop() {
-    return keycloak.hop();
+  public HopControl keycloakHop() {
+    return hop;
   }
 
   public KeycloakAdmin keycloakAdmin() {
-    return keycloak.admin();
+    return keycloakAdmin;
   }
 
   public TestTenant alpha() {
@@ -90,11 +154,30 @@ public final class TestPlatform {
     return beta;
   }
 
-  public List<TestTenant> tenants() {
-    return List.of(alpha, beta);
-  }
-
   public Tokens tokens() {
     return tokens;
+  }
+
+  /** 60 more tenant realms with only what service tokens need, provisioned on first use (under a second each). */
+  public List<String> serviceTenants() {
+    var names = new ArrayList<String>();
+    for (int i = 1; i <= SERVICE_TENANTS; i++) {
+      names.add(String.format("svc%02d", i));
+    }
+    synchronized (System.class) {
+      if (System.getProperty(PREFIX + "service-tenants") == null) {
+        long started = System.nanoTime();
+        var realms = new FolioRealms(keycloakAdmin);
+        names.forEach(realms::provisionServiceOnly);
+        System.setProperty(PREFIX + "service-tenants", "provisioned");
+        LOGGER.infof("Provisioned %d service-only realms in %d ms", SERVICE_TENANTS, (System.nanoTime() - started) / 1_000_000);
+      }
+    }
+    return List.copyOf(names);
+  }
+
+  public String serviceToken(String tenant) {
+    return keycloakAdmin.token(tenant, Map.of("grant_type", "client_credentials",
+      "client_id", FolioRealms.SERVICE_CLIENT, "client_secret", TestTenant.SERVICE_SECRET)).getString("access_token");
   }
 }

@@ -22,7 +22,8 @@ public record TestTenant(String name, User allowed, User denied, KeyPair signing
   public record User(String username, String folioId) {
 
     static User of(String tenant, String role) {
-      return new User(tenant + "_" + role, UUID.nameUUIDFromBytes((tenant + role).getBytes()).toString());
+      // the same FOLIO user id in every tenant, so tests can show that tenants never share decisions
+      return new User(tenant + "_" + role, UUID.nameUUIDFromBytes(role.getBytes()).toString());
     }
   }
 }

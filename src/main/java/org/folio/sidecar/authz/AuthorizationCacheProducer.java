@@ -1,0 +1,20 @@
+package org.folio.sidecar.authz;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import jakarta.enterprise.inject.Produces;
+import jakarta.inject.Singleton;
+import org.folio.sidecar.config.AuthzCacheConfig;
+
+/** Puts the configured cache in front of Keycloak: optimized by default, upstream's legacy cache on request. */
+@Singleton
+public class AuthorizationCacheProducer {
+
+  @Produces
+  @Singleton
+  AuthorizationCache authorizationCache(KeycloakDecider keycloak, AuthzCacheConfig config, MeterRegistry registry) {
+    return switch (config.mode()) {
+      case OPTIMIZED -> new DecisionCache(keycloak, config, registry);
+      case LEGACY -> new LegacyDecisionCache(keycloak, config, registry);
+    };
+  }
+}

@@ -1,0 +1,81 @@
+package org.folio.sidecar.authz;
+
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
+import com.github.benmanes.caffeine.cache.Expiry;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.binder.cache.CaffeineStatsCounter;
+import io.vertx.core.Future;
+import java.time.Duration;
+import org.folio.sidecar.config.AuthzCacheConfig;
+
+/**
+ * Upstream v3.0.18's decision cache, reproduced as the baseline for comparisons: the key contains the token's
+ * {@code exp} ({@code permission#tenant[#user_id][#sid]#exp}), so every token refresh misses; grants only;
+ * at most KC_AUTHORIZATION_CACHE_MAX_SIZE entries, each living until {@code exp} minus the offset; no
+ * sharing of concurrent misses; logout scans every key.
+ */
+public final class LegacyDecisionCache implements AuthorizationCache {
+
+  private static final Future<Decision> PERMIT = Future.succeededFuture(Decision.PERMIT);
+
+  private final AuthorizationDecider keycloak;
+  private final Cache<String, Long> cache;
+  private final CaffeineStatsCounter stats;
+  private final long offsetMillis;
+
+  public LegacyDecisionCache(AuthorizationDecider keycloak, AuthzCacheConfig config, MeterRegistry registry) {
+    this.keycloak = keycloak;
+    this.offsetMillis = config.legacyTtlOffset();
+    this.stats = new CaffeineStatsCounter(registry, "sidecar.authz.decisions");
+    this.cache = Caffeine.newBuilder()
+      .maximumSize(config.legacyMaxSize())
+      .expireAfter(Expiry.<String, Long>creating((key, ttlMillis) -> Duration.ofMillis(ttlMillis)))
+      .recordStats(() -> stats)
+      .build();
+    stats.registerSizeMetric(cache);
+  }
+
+  @Override
+  public Future<Decision> decide(AuthorizationRequest request) {
+    var token = request.token();
+    var key = new StringBuilder(request.permission()).append('#').append(request.tenant());
+    if (token.userId() != null) {
+      key.append('#').append(token.userId());
+    }
+    if (token.sessionId() != null) {
+      key.append('#').append(token.sessionId());
+    }
+    var cacheKey = key.append('#').append(token.expiresAtSeconds()).toString();
+    if (cache.getIfPresent(cacheKey) != null) {
+      return PERMIT;
+    }
+    return keycloak.decide(request).onSuccess(decision -> {
+      long ttl = token.expiresAtSeconds() * 1000 - System.currentTimeMillis() - offsetMillis;
+      if (decision == Decision.PERMIT && ttl > 0) {
+        cache.put(cacheKey, ttl);
+      }
+    });
+  }
+
+  @Override
+  public int invalidateSession(String tenant, String sessionId) {
+    return removeKeysContaining(sessionId);
+  }
+
+  @Override
+  public int invalidateUser(String tenant, String userId) {
+    return removeKeysContaining(userId);
+  }
+
+  @Override
+  public int invalidateTenant(String tenant) {
+    return removeKeysContaining("#" + tenant);
+  }
+
+  private int removeKeysContaining(String part) {
+    var keys = cache.asMap().keySet().stream().filter(key -> key.contains(part)).toList();
+    cache.invalidateAll(keys);
+    return keys.size();
+  }
+}

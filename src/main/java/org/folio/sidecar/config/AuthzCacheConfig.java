@@ -1,0 +1,61 @@
+package org.folio.sidecar.config;
+
+import io.smallrye.config.ConfigMapping;
+import io.smallrye.config.WithDefault;
+import java.time.Duration;
+import java.util.Optional;
+
+/** The authorization decision cache. Property {@code sidecar.authz-cache.x-y} is {@code SIDECAR_AUTHZ_CACHE_X_Y}. */
+@ConfigMapping(prefix = "sidecar.authz-cache")
+public interface AuthzCacheConfig {
+
+  /** How decisions are cached. */
+  enum Mode {
+    /** Keyed by tenant, caller identity and permission; survives token refresh. */
+    OPTIMIZED,
+    /** Upstream v3.0.18's cache, exactly: the baseline for comparisons. */
+    LEGACY
+  }
+
+  /** SIDECAR_AUTHZ_CACHE_MODE: {@code optimized} (default) or {@code legacy}. */
+  @WithDefault("optimized")
+  Mode mode();
+
+  /** SIDECAR_AUTHZ_CACHE_MAX_SIZE: entries at most; sized for 60+ tenants with thousands of users each. */
+  @WithDefault("100000")
+  long maxSize();
+
+  /** SIDECAR_AUTHZ_CACHE_ALLOW_TTL: how long a grant is trusted before Keycloak is asked again. */
+  @WithDefault("5m")
+  Duration allowTtl();
+
+  /** SIDECAR_AUTHZ_CACHE_DENY_TTL: how long a denial is remembered; 0 disables negative caching. */
+  @WithDefault("10s")
+  Duration denyTtl();
+
+  /**
+   * SIDECAR_AUTHZ_CACHE_REFRESH_AFTER: a grant used after this age is re-checked in the background while the
+   * request is served from cache, so hot entries never expire under a request.
+   */
+  @WithDefault("4m")
+  Duration refreshAfter();
+
+  /** SIDECAR_AUTHZ_CACHE_MAX_STALENESS: while Keycloak is unreachable, expired grants keep serving this much longer. */
+  @WithDefault("10m")
+  Duration maxStaleness();
+
+  /** KC_AUTHORIZATION_CACHE_MAX_SIZE: legacy mode's size bound (upstream's default: 50). */
+  @WithDefault("50")
+  long legacyMaxSize();
+
+  /** KC_AUTHORIZATION_CACHE_TTL_OFFSET (ms): legacy mode subtracts this from the token's exp (upstream: 500). */
+  @WithDefault("500")
+  long legacyTtlOffset();
+
+  /** SIDECAR_AUTHZ_CACHE_ADMIN_ENABLED: expose {@code /admin/authz-cache/...} invalidation endpoints. */
+  @WithDefault("false")
+  boolean adminEnabled();
+
+  /** SIDECAR_AUTHZ_CACHE_ADMIN_TOKEN: the secret callers of the admin endpoints send as {@code x-sidecar-admin-token}. */
+  Optional<String> adminToken();
+}

@@ -1,0 +1,71 @@
+package org.folio.sidecar.authz;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.vertx.core.Future;
+import java.lang.management.ManagementFactory;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Optional;
+import java.util.UUID;
+import org.folio.sidecar.config.AuthzCacheConfig;
+import org.folio.sidecar.token.VerifiedToken;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Memory of a full default-size cache (100k entries), measured on the heap. The budget in
+ * docs/authorization-cache.md is what operators size pods by, so exceeding it is a visible regression.
+ */
+class DecisionCacheMemoryTest {
+
+  static final int ENTRIES = 100_000;
+  static final long BUDGET_BYTES_PER_ENTRY = 1024;
+
+  static AuthzCacheConfig config() {
+    return new AuthzCacheConfig() {
+      public Mode mode() { return Mode.OPTIMIZED; }
+      public long maxSize() { return ENTRIES; }
+      public Duration allowTtl() { return Duration.ofMinutes(5); }
+      public Duration denyTtl() { return Duration.ofSeconds(10); }
+      public Duration refreshAfter() { return Duration.ofMinutes(4); }
+      public Duration maxStaleness() { return Duration.ofMinutes(10); }
+      public long legacyMaxSize() { return 50; }
+      public long legacyTtlOffset() { return 500; }
+      public boolean adminEnabled() { return false; }
+      public Optional<String> adminToken() { return Optional.empty(); }
+    };
+  }
+
+  @Test
+  void hundredThousandEntriesStayWithinTheDocumentedBudget() {
+    // Given 60 tenants, sessions of users each asking for 20 permissions, every string a fresh copy as a parse makes
+    var permissions = new ArrayList<String>();
+    for (int p = 0; p < 20; p++) {
+      permissions.add("/inventory/items/{id}/part" + p + "#GET");
+    }
+    var cache = new DecisionCache(request -> Future.succeededFuture(Decision.PERMIT), config(), new SimpleMeterRegistry());
+    long before = usedHeap();
+
+    // When the cache is filled to its default bound
+    for (int i = 0; i < ENTRIES; i++) {
+      var tenant = new String("tenant" + (i % 60));
+      var token = new VerifiedToken("raw", tenant, new String("tenant-login-application"), "user",
+        UUID.randomUUID().toString(), UUID.randomUUID().toString(), 0);
+      cache.decide(new AuthorizationRequest(tenant, permissions.get(i % 20), token));
+    }
+    long bytesPerEntry = (usedHeap() - before) / ENTRIES;
+
+    // Then it holds every entry in no more than the budget
+    System.out.printf("decision cache: %d entries, %d bytes per entry%n", ENTRIES, bytesPerEntry);
+    assertThat(cache.invalidateTenant("tenant7")).isGreaterThan(1000);
+    assertThat(bytesPerEntry).isBetween(1L, BUDGET_BYTES_PER_ENTRY);
+  }
+
+  private static long usedHeap() {
+    for (int i = 0; i < 3; i++) {
+      System.gc();
+    }
+    return ManagementFactory.getMemoryMXBean().getHeapMemoryUsage().getUsed();
+  }
+}
