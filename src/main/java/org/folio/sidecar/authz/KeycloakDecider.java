@@ -90,6 +90,7 @@ public class KeycloakDecider implements AuthorizationDecider {
       .description("UMA decision calls to Keycloak")
       .tag("outcome", outcome)
       .publishPercentileHistogram()
+      .publishPercentiles(0.5, 0.95, 0.99)
       .register(registry);
   }
 }

@@ -5,11 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.vertx.core.Future;
 import java.lang.management.ManagementFactory;
-import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Optional;
 import java.util.UUID;
-import org.folio.sidecar.config.AuthzCacheConfig;
+import org.folio.sidecar.support.TestCacheConfig;
 import org.folio.sidecar.token.VerifiedToken;
 import org.junit.jupiter.api.Test;
 
@@ -22,21 +20,6 @@ class DecisionCacheMemoryTest {
   static final int ENTRIES = 100_000;
   static final long BUDGET_BYTES_PER_ENTRY = 1024;
 
-  static AuthzCacheConfig config() {
-    return new AuthzCacheConfig() {
-      public Mode mode() { return Mode.OPTIMIZED; }
-      public long maxSize() { return ENTRIES; }
-      public Duration allowTtl() { return Duration.ofMinutes(5); }
-      public Duration denyTtl() { return Duration.ofSeconds(10); }
-      public Duration refreshAfter() { return Duration.ofMinutes(4); }
-      public Duration maxStaleness() { return Duration.ofMinutes(10); }
-      public long legacyMaxSize() { return 50; }
-      public long legacyTtlOffset() { return 500; }
-      public boolean adminEnabled() { return false; }
-      public Optional<String> adminToken() { return Optional.empty(); }
-    };
-  }
-
   @Test
   void hundredThousandEntriesStayWithinTheDocumentedBudget() {
     // Given 60 tenants, sessions of users each asking for 20 permissions, every string a fresh copy as a parse makes
@@ -44,7 +27,7 @@ class DecisionCacheMemoryTest {
     for (int p = 0; p < 20; p++) {
       permissions.add("/inventory/items/{id}/part" + p + "#GET");
     }
-    var cache = new DecisionCache(request -> Future.succeededFuture(Decision.PERMIT), config(), new SimpleMeterRegistry());
+    var cache = new DecisionCache(request -> Future.succeededFuture(Decision.PERMIT), TestCacheConfig.defaults(ENTRIES), new SimpleMeterRegistry());
     long before = usedHeap();
 
     // When the cache is filled to its default bound

@@ -190,9 +190,12 @@ class DecisionCacheTest {
   void metricsShowCacheAndKeycloakCalls() {
     get("alpha", loginAllowed(), "/items/11").statusCode(200);
 
-    given().get("/q/metrics").then().statusCode(200)
+    var metrics = given().get("/q/metrics").then().statusCode(200)
       .body(containsString("sidecar_keycloak_decisions_seconds_count{outcome=\"permit\"}"))
       .body(containsString("cache_gets_total{cache=\"sidecar.authz.decisions\",result=\"hit\"}"))
-      .body(containsString("cache_size{cache=\"sidecar.authz.decisions\"}"));
+      .body(containsString("cache_size{cache=\"sidecar.authz.decisions\"}"))
+      .extract().asString();
+    metrics.lines().filter(line -> line.startsWith("sidecar_keycloak_decisions_seconds{") && line.contains("quantile"))
+      .forEach(line -> System.out.println("UMA latency: " + line));
   }
 }
