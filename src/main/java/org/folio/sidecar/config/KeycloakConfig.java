@@ -42,4 +42,11 @@ public interface KeycloakConfig {
   /** KC_JWKS_REFRESH_INTERVAL: keys of a realm are refreshed in the background this often. */
   @WithDefault("60m")
   Duration jwksRefreshInterval();
+
+  /**
+   * KC_VERIFIED_TOKEN_CACHE_SIZE: tokens whose signature was verified, remembered by their exact text until
+   * they expire, so a token used for many requests is checked cryptographically once (about 2 KB each).
+   */
+  @WithDefault("10000")
+  long verifiedTokenCacheSize();
 }

@@ -2,6 +2,7 @@ package org.folio.sidecar.token;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
+import com.github.benmanes.caffeine.cache.Expiry;
 import io.smallrye.jwt.algorithm.SignatureAlgorithm;
 import io.smallrye.jwt.auth.principal.DefaultJWTParser;
 import io.smallrye.jwt.auth.principal.JWTAuthContextInfo;
@@ -11,6 +12,7 @@ import io.vertx.core.json.DecodeException;
 import io.vertx.core.json.JsonObject;
 import jakarta.inject.Singleton;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.Base64;
 import java.util.EnumSet;
 import java.util.Set;
@@ -40,14 +42,36 @@ public class TokenVerifier {
   private final KeycloakConfig config;
   private final String issuerPrefix;
   private final Cache<String, DefaultJWTParser> parsers = Caffeine.newBuilder().maximumSize(10_000).build();
+  /**
+   * Tokens already verified, by their exact text: the same bytes carry the same signature, so a token reused
+   * for many requests (the normal case for its 10 minutes) is checked cryptographically once. Expiry is still
+   * checked on every use.
+   */
+  private final Cache<String, VerifiedToken> verified;
+  private final long skewSeconds;
 
   TokenVerifier(RealmKeys realmKeys, KeycloakConfig config) {
     this.realmKeys = realmKeys;
     this.config = config;
     this.issuerPrefix = RealmKeys.stripSlash(config.url()) + "/realms/";
+    this.skewSeconds = config.jwtClockSkew().toSeconds();
+    this.verified = Caffeine.newBuilder()
+      .maximumSize(config.verifiedTokenCacheSize())
+      .expireAfter(Expiry.<String, VerifiedToken>creating((token, claims) -> Duration.ofSeconds(
+        Math.max(0, claims.expiresAtSeconds() + skewSeconds - System.currentTimeMillis() / 1000))))
+      .build();
   }
 
   public Future<VerifiedToken> verify(String token) {
+    var known = verified.getIfPresent(token);
+    if (known != null) {
+      return known.expiresAtSeconds() + skewSeconds >= System.currentTimeMillis() / 1000 ? Future.succeededFuture(known)
+        : Future.failedFuture(SidecarError.unauthorized("token expired"));
+    }
+    return verifySignature(token).onSuccess(claims -> verified.put(token, claims));
+  }
+
+  private Future<VerifiedToken> verifySignature(String token) {
     int firstDot = token.indexOf('.');
     int secondDot = firstDot < 0 ? -1 : token.indexOf('.', firstDot + 1);
     if (firstDot <= 0 || secondDot < 0 || secondDot == token.length() - 1 || token.indexOf('.', secondDot + 1) >= 0) {

@@ -106,6 +106,22 @@ class IngressTest {
   }
 
   @Test
+  void rememberedVerificationNeverOutlivesTheToken() {
+    // Given a token that is valid for two more seconds and has been used once
+    var tenant = platform.alpha();
+    long now = System.currentTimeMillis() / 1000;
+    var shortLived = Tokens.sign(Tokens.claims(allowedToken()).put("iat", now).put("exp", now + 2),
+      tenant.signingKey().getPrivate(), tenant.keyId(), "RS256");
+    given().header("x-okapi-tenant", "alpha").header("x-okapi-token", shortLived).get("/public/info")
+      .then().statusCode(200);
+
+    // When it expires, Then the same text is refused although its signature was checked before
+    await().atMost(Duration.ofSeconds(6)).pollInterval(Duration.ofMillis(250)).untilAsserted(() ->
+      given().header("x-okapi-tenant", "alpha").header("x-okapi-token", shortLived).get("/public/info")
+        .then().statusCode(401).body("errors[0].parameters[0].value", equalTo("token expired")));
+  }
+
+  @Test
   void forgedTokensAre401() {
     var alpha = platform.alpha();
     var beta = platform.beta();

@@ -122,6 +122,7 @@ public final class TestPlatform {
       Map.entry("sidecar.request-timeout", "3000"),
       Map.entry("sidecar.health-probe-interval", "1s"),
       Map.entry("sidecar.authz-cache.deny-ttl", "1s"),
+      Map.entry("kc.jwt-clock-skew", "1s"),
       Map.entry("sidecar.authz-cache.admin-enabled", "true"),
       Map.entry("sidecar.authz-cache.admin-token", ADMIN_TOKEN));
   }
