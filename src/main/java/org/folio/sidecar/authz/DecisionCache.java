@@ -60,7 +60,7 @@ public final class DecisionCache implements AuthorizationCache {
     this.stats = new CaffeineStatsCounter(registry, "sidecar.authz.decisions");
     this.cache = Caffeine.newBuilder()
       .maximumSize(config.maxSize())
-      .expireAfter(Expiry.<DecisionKey, Cached>creating(
+      .expireAfter(Expiry.<DecisionKey, Cached>writing(
         (key, cached) -> java.time.Duration.ofNanos(lifetime(cached.decision(), allowLifetime, denyLifetime))))
       .evictionListener(this::unindex)
       .recordStats(() -> stats)

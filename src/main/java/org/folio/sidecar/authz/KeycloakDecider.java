@@ -11,6 +11,7 @@ import jakarta.inject.Singleton;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import org.folio.sidecar.config.ConfigValidator;
 import org.folio.sidecar.config.KeycloakConfig;
 import org.folio.sidecar.error.SidecarError;
 
@@ -41,7 +42,7 @@ public class KeycloakDecider implements AuthorizationDecider {
     this.denied = timer(registry, "deny");
     this.rejected = timer(registry, "unauthenticated");
     this.failed = timer(registry, "error");
-    this.baseUrl = config.url().endsWith("/") ? config.url().substring(0, config.url().length() - 1) : config.url();
+    this.baseUrl = ConfigValidator.withoutTrailingSlash(config.url());
   }
 
   @Override

@@ -63,7 +63,7 @@ public class ConfigValidator {
     }
   }
 
-  static Optional<URI> parseHttpUrl(String value) {
+  public static Optional<URI> parseHttpUrl(String value) {
     try {
       var uri = URI.create(value);
       var scheme = uri.getScheme();
@@ -74,5 +74,10 @@ public class ConfigValidator {
     } catch (IllegalArgumentException e) {
       return Optional.empty();
     }
+  }
+
+  /** A configured base URL without its trailing slash, so paths can be appended. */
+  public static String withoutTrailingSlash(String url) {
+    return url.endsWith("/") ? url.substring(0, url.length() - 1) : url;
   }
 }

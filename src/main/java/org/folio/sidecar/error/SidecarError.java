@@ -60,6 +60,25 @@ public final class SidecarError extends RuntimeException {
       "no response from the module in time");
   }
 
+  public static SidecarError notReady(String reason) {
+    return new SidecarError(503, "ServiceUnavailableException", "service_error", "Sidecar is not ready", reason);
+  }
+
+  public static SidecarError egressNotAllowed() {
+    return new SidecarError(403, "ForbiddenException", "authorization_error", "Access Denied",
+      "egress is accepted only from the module's own pod");
+  }
+
+  public static SidecarError locationNotFound(String moduleId) {
+    return new SidecarError(400, "BadRequestException", "service_error",
+      "Module location is not found for moduleId: " + moduleId, null);
+  }
+
+  public static SidecarError targetRejectedToken() {
+    return new SidecarError(503, "ServiceUnavailableException", "authorization_error",
+      "Service Unavailable. Retry later", "the target refused the service token; a new one is being obtained");
+  }
+
   public static SidecarError internal(String reason) {
     return new SidecarError(500, "InternalServerErrorException", "unknown_error", "Internal error", reason);
   }

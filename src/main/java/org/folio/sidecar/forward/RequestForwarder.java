@@ -40,6 +40,11 @@ public class RequestForwarder {
    * (502 unreachable, 504 timed out) while the caller can still be told.
    */
   public Future<Void> forward(HttpServerRequest request, Target target, MultiMap headers) {
+    return send(request, target, headers).compose(answer -> relay(request, answer));
+  }
+
+  /** Sends the request and hands back the target's answer unrelayed, for callers that look at it first. */
+  public Future<HttpClientResponse> send(HttpServerRequest request, Target target, MultiMap headers) {
     var options = new RequestOptions()
       .setMethod(request.method())
       .setHost(target.host())
@@ -58,11 +63,12 @@ public class RequestForwarder {
         request.resume();
         return outgoing.send();
       })
-      .transform(result -> result.succeeded() ? relay(request, result.result())
+      .transform(result -> result.succeeded() ? Future.succeededFuture(result.result())
         : Future.failedFuture(toError(result.cause())));
   }
 
-  private static Future<Void> relay(HttpServerRequest request, HttpClientResponse answer) {
+  /** Relays a target's answer to the caller, streamed; the future completes once the status line is out. */
+  public static Future<Void> relay(HttpServerRequest request, HttpClientResponse answer) {
     var response = request.response();
     response.setStatusCode(answer.statusCode());
     response.setStatusMessage(answer.statusMessage());

@@ -7,6 +7,7 @@ import io.vertx.ext.web.client.WebClient;
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Named;
 import jakarta.inject.Singleton;
+import org.folio.sidecar.config.ConfigValidator;
 import org.folio.sidecar.config.KeycloakConfig;
 import org.folio.sidecar.config.ModuleConfig;
 import org.folio.sidecar.config.SidecarConfig;
@@ -33,8 +34,8 @@ public class DependencyProbe {
     this.vertx = vertx;
     this.client = client;
     this.config = config;
-    this.moduleHealthUrl = strip(module.url()) + module.healthPath();
-    this.keycloakUrl = strip(keycloak.url()) + "/realms/master";
+    this.moduleHealthUrl = ConfigValidator.withoutTrailingSlash(module.url()) + module.healthPath();
+    this.keycloakUrl = ConfigValidator.withoutTrailingSlash(keycloak.url()) + "/realms/master";
     this.timeoutMillis = keycloak.requestTimeout().toMillis();
   }
 
@@ -63,9 +64,5 @@ public class DependencyProbe {
 
   public boolean keycloakUp() {
     return keycloakUp;
-  }
-
-  private static String strip(String url) {
-    return url.endsWith("/") ? url.substring(0, url.length() - 1) : url;
   }
 }

@@ -1,112 +1,59 @@
 package org.folio.sidecar.ingress;
 
 import io.vertx.core.Future;
-import io.vertx.core.Handler;
 import io.vertx.core.MultiMap;
 import io.vertx.core.http.HttpHeaders;
-import io.vertx.core.http.HttpServerRequest;
-import io.vertx.core.http.HttpVersion;
-import io.vertx.ext.web.RoutingContext;
 import jakarta.inject.Singleton;
-import java.util.concurrent.ThreadLocalRandom;
 import org.folio.sidecar.authz.AuthorizationDecider;
 import org.folio.sidecar.authz.AuthorizationRequest;
 import org.folio.sidecar.config.ModuleConfig;
 import org.folio.sidecar.config.SidecarConfig;
-import org.folio.sidecar.error.ErrorResponder;
 import org.folio.sidecar.error.SidecarError;
+import org.folio.sidecar.forward.Exchange;
 import org.folio.sidecar.forward.HopByHopHeaders;
 import org.folio.sidecar.forward.OkapiHeaders;
 import org.folio.sidecar.forward.RequestForwarder;
 import org.folio.sidecar.forward.Target;
 import org.folio.sidecar.routing.RoutingEntry;
-import org.folio.sidecar.routing.RoutingTableProvider;
-import org.folio.sidecar.token.TenantNames;
 import org.folio.sidecar.token.TokenVerifier;
 import org.folio.sidecar.token.VerifiedToken;
 
 /**
- * Requests for the sidecar's own module: route lookup, header checks, token verification, tenant match,
- * authorization, then forwarding. Each step either passes or answers the caller; nothing blocks.
+ * Requests for the sidecar's own module: token verification, tenant match, authorization, then forwarding.
+ * Each step either passes or fails the future with the answer for the caller; nothing blocks.
  */
 @Singleton
-public class IngressHandler implements Handler<RoutingContext> {
+public class IngressHandler {
 
   private static final String BEARER = "bearer ";
 
-  private final RoutingTableProvider routes;
   private final TokenVerifier tokenVerifier;
   private final AuthorizationDecider decider;
   private final RequestForwarder forwarder;
   private final SelfSignature selfSignature;
-  private final AccessLog accessLog;
   private final Target module;
   private final String sidecarUrl;
-  private final long maxBodySize;
 
-  IngressHandler(RoutingTableProvider routes, TokenVerifier tokenVerifier, AuthorizationDecider decider,
-    RequestForwarder forwarder, SelfSignature selfSignature, AccessLog accessLog, ModuleConfig moduleConfig,
+  IngressHandler(TokenVerifier tokenVerifier, AuthorizationDecider decider,
+    RequestForwarder forwarder, SelfSignature selfSignature, ModuleConfig moduleConfig,
     SidecarConfig sidecarConfig) {
-    this.routes = routes;
     this.tokenVerifier = tokenVerifier;
     this.decider = decider;
     this.forwarder = forwarder;
     this.selfSignature = selfSignature;
-    this.accessLog = accessLog;
     this.module = Target.parse(moduleConfig.url());
     this.sidecarUrl = sidecarConfig.url();
-    this.maxBodySize = sidecarConfig.maxBodySize();
   }
 
-  @Override
-  public void handle(RoutingContext context) {
-    var request = context.request();
-    // the body must wait for the authorization verdict; it is streamed to the module only after
-    request.pause();
-    var exchange = new IngressExchange(request, System.nanoTime());
-    context.addEndHandler(done -> accessLog.record(exchange, request.response().getStatusCode()));
-    try {
-      process(exchange).onFailure(cause -> reject(request, asSidecarError(cause)));
-    } catch (SidecarError error) {
-      reject(request, error);
-    }
-  }
-
-  private static void reject(HttpServerRequest request, SidecarError error) {
-    if (!request.isEnded()) {
-      if (hasBody(request) && request.version() != HttpVersion.HTTP_2) {
-        // an unread HTTP/1 body stays unread: closing is cheaper than draining it and keeps the connection sane
-        request.response().putHeader(HttpHeaders.CONNECTION, "close");
-      } else {
-        request.resume();
-      }
-    }
-    ErrorResponder.respond(request.response(), error);
-  }
-
-  private static boolean hasBody(HttpServerRequest request) {
-    var length = request.getHeader(HttpHeaders.CONTENT_LENGTH);
-    return (length != null && !"0".equals(length)) || request.headers().contains(HttpHeaders.TRANSFER_ENCODING);
-  }
-
-  private Future<Void> process(IngressExchange exchange) {
+  /**
+   * Checks and forwards a request for one of the module's own endpoints ({@code exchange.entry}); the
+   * dispatcher has already validated the tenant header and the declared body size.
+   */
+  public Future<Void> process(Exchange exchange) {
     var request = exchange.request;
     var headers = request.headers();
-    exchange.requestId = requestId(headers.get(OkapiHeaders.REQUEST_ID));
-    if (exchange.path == null || exchange.path.isEmpty() || exchange.path.charAt(0) != '/') {
-      throw SidecarError.badRequest("Invalid request path");
-    }
-    var entry = routes.ingress().lookup(exchange.method, exchange.path);
-    if (entry == null) {
-      throw SidecarError.routeNotFound(exchange.method, exchange.path);
-    }
-    exchange.entry = entry;
-    var tenant = headers.get(OkapiHeaders.TENANT);
-    if (tenant != null && !TenantNames.isValid(tenant)) {
-      throw SidecarError.badRequest("Invalid x-okapi-tenant header");
-    }
-    exchange.tenant = tenant;
-    checkBodySize(headers.get(HttpHeaders.CONTENT_LENGTH));
+    var entry = exchange.entry;
+    var tenant = exchange.tenant;
     var token = callerToken(headers);
 
     if (entry.isSystem() || selfSignature.matches(headers.get(OkapiHeaders.SIGNATURE))) {
@@ -159,7 +106,7 @@ public class IngressHandler implements Handler<RoutingContext> {
       : Future.failedFuture(SidecarError.unauthorized("token tenant does not match x-okapi-tenant")));
   }
 
-  private Future<Void> authorize(IngressExchange exchange, RoutingEntry entry, VerifiedToken verified) {
+  private Future<Void> authorize(Exchange exchange, RoutingEntry entry, VerifiedToken verified) {
     var question = new AuthorizationRequest(exchange.tenant, entry.permission(exchange.method), verified);
     return decider.decide(question).compose(decision -> switch (decision) {
       case PERMIT -> Future.succeededFuture();
@@ -168,7 +115,7 @@ public class IngressHandler implements Handler<RoutingContext> {
     });
   }
 
-  private Future<Void> forward(IngressExchange exchange, String token, VerifiedToken verified) {
+  private Future<Void> forward(Exchange exchange, String token, VerifiedToken verified) {
     var request = exchange.request;
     var headers = MultiMap.caseInsensitiveMultiMap().setAll(request.headers());
     HopByHopHeaders.strip(headers);
@@ -208,36 +155,8 @@ public class IngressHandler implements Handler<RoutingContext> {
     return bearer;
   }
 
-  private void checkBodySize(String contentLength) {
-    if (contentLength == null) {
-      return;
-    }
-    long length;
-    try {
-      length = Long.parseLong(contentLength.trim());
-    } catch (NumberFormatException e) {
-      throw SidecarError.badRequest("Invalid content-length header");
-    }
-    if (length < 0) {
-      throw SidecarError.badRequest("Invalid content-length header");
-    }
-    if (length > maxBodySize) {
-      throw SidecarError.payloadTooLarge(maxBodySize);
-    }
-  }
-
-  private static String requestId(String given) {
-    if (given != null && !given.isBlank()) {
-      return given;
-    }
-    return String.valueOf(100_000 + ThreadLocalRandom.current().nextInt(900_000));
-  }
-
   private static String blankToNull(String value) {
     return value == null || value.isBlank() ? null : value;
   }
 
-  static SidecarError asSidecarError(Throwable cause) {
-    return cause instanceof SidecarError error ? error : SidecarError.internal(cause.getClass().getSimpleName());
-  }
 }

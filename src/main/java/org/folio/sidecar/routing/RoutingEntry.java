@@ -7,10 +7,11 @@ import java.util.function.Function;
 import java.util.stream.Collectors;
 
 /**
- * One endpoint of a module: the methods and path it answers, the permissions it needs and the interface it
+ * One endpoint of a module (the sidecar's own for ingress, a required one for egress): the methods and path it answers, the permissions it needs and the interface it
  * belongs to. The Keycloak permission name ({@code staticPath#METHOD}) is built once per declared method.
  */
 public record RoutingEntry(
+  String moduleId,
   String interfaceId,
   String interfaceType,
   String staticPath,
@@ -25,12 +26,13 @@ public record RoutingEntry(
   public static final String TENANT_INTERFACE = "_tenant";
   public static final String SYSTEM_TYPE = "system";
 
-  public static RoutingEntry of(String interfaceId, String interfaceType, String staticPath, Set<String> methods,
-    List<String> permissionsRequired, List<String> permissionsDesired, List<String> modulePermissions) {
+  public static RoutingEntry of(String moduleId, String interfaceId, String interfaceType, String staticPath,
+    Set<String> methods, List<String> permissionsRequired, List<String> permissionsDesired,
+    List<String> modulePermissions) {
     var permissions = methods.stream()
       .filter(method -> !"*".equals(method))
       .collect(Collectors.toUnmodifiableMap(Function.identity(), method -> staticPath + "#" + method));
-    return new RoutingEntry(interfaceId, interfaceType, staticPath, PathPattern.compile(staticPath),
+    return new RoutingEntry(moduleId, interfaceId, interfaceType, staticPath, PathPattern.compile(staticPath),
       Set.copyOf(methods), List.copyOf(permissionsRequired), List.copyOf(permissionsDesired),
       List.copyOf(modulePermissions), permissions);
   }

@@ -1,47 +1,119 @@
 package org.folio.sidecar.routing;
 
-import io.quarkus.runtime.Startup;
+import io.quarkus.runtime.ShutdownEvent;
+import io.quarkus.runtime.StartupEvent;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
 import io.vertx.core.json.DecodeException;
 import io.vertx.core.json.JsonObject;
-import jakarta.annotation.PostConstruct;
+import io.vertx.ext.web.client.WebClient;
+import jakarta.enterprise.event.Observes;
+import jakarta.inject.Named;
 import jakarta.inject.Singleton;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import org.folio.sidecar.config.ConfigValidator;
+import org.folio.sidecar.config.EgressConfig;
 import org.folio.sidecar.config.ModuleConfig;
+import org.folio.sidecar.token.ServiceTokens;
 import org.jboss.logging.Logger;
 
 /**
- * Holds the module's current routing table. Loaded at start-up from MODULE_DESCRIPTOR_PATH; a reload swaps the
- * whole table at once, so a request sees either the old table or the new one, never a mix.
+ * Holds the module's current routes. From MODULE_DESCRIPTOR_PATH when set (local use, tests), otherwise from
+ * mgr-applications ({@code GET AM_CLIENT_URL/modules/<id>}, admin token), retried until it answers and
+ * re-read every SIDECAR_DISCOVERY_REFRESH_INTERVAL. A reload swaps everything at once: a request sees the old
+ * routes or the new ones, never a mix, and a failed reload keeps the old ones.
  */
-@Startup
 @Singleton
 public class RoutingTableProvider {
 
   private static final Logger LOGGER = Logger.getLogger(RoutingTableProvider.class);
 
   private final ModuleConfig moduleConfig;
-  private volatile RoutingTable ingress = new RoutingTable(java.util.List.of());
+  private final EgressConfig egressConfig;
+  private final Vertx vertx;
+  private final WebClient client;
+  private final ServiceTokens tokens;
+  private volatile ModuleRoutes routes = ModuleRoutes.NONE;
+  private volatile boolean loaded;
+  private long refreshTimer = -1;
 
-  RoutingTableProvider(ModuleConfig moduleConfig) {
+  RoutingTableProvider(ModuleConfig moduleConfig, EgressConfig egressConfig, Vertx vertx,
+    @Named("keycloak") WebClient client, ServiceTokens tokens) {
     this.moduleConfig = moduleConfig;
+    this.egressConfig = egressConfig;
+    this.vertx = vertx;
+    this.client = client;
+    this.tokens = tokens;
   }
 
-  @PostConstruct
-  void load() {
-    var location = moduleConfig.descriptorPath().orElseThrow(() -> new IllegalStateException(
-      "MODULE_DESCRIPTOR_PATH is not set: the sidecar needs the module's descriptor to know its endpoints"));
+  void start(@Observes StartupEvent event) {
+    var file = moduleConfig.descriptorPath();
+    if (file.isPresent()) {
+      routes = fromFile(file.get());
+      loaded = true;
+      return;
+    }
+    bootstrapUntilLoaded(1_000);
+    refreshTimer = vertx.setPeriodic(egressConfig.discoveryRefreshInterval().toMillis(), id -> reload());
+  }
+
+  void stop(@Observes ShutdownEvent event) {
+    if (refreshTimer >= 0) {
+      vertx.cancelTimer(refreshTimer);
+    }
+  }
+
+  private ModuleRoutes fromFile(String location) {
     try {
-      ingress = ModuleDescriptorParser.parse(new JsonObject(Files.readString(Path.of(location))));
+      var parsed = ModuleDescriptorParser.parseRoutes(new JsonObject(Files.readString(Path.of(location))));
+      LOGGER.infof("Loaded %d endpoints of %s and %d of its dependencies from %s", parsed.ingress().entries().size(),
+        moduleConfig.moduleId(), parsed.egress().entries().size(), location);
+      return parsed;
     } catch (IOException | DecodeException | IllegalArgumentException | ClassCastException e) {
       throw new IllegalStateException("MODULE_DESCRIPTOR_PATH '" + location + "' is not a readable module descriptor: "
         + e.getMessage(), e);
     }
-    LOGGER.infof("Loaded %d endpoints of %s from %s", ingress.entries().size(), moduleConfig.moduleId(), location);
+  }
+
+  private void bootstrapUntilLoaded(long delayMillis) {
+    reload().onFailure(error -> {
+      LOGGER.warnf("mgr-applications bootstrap failed (%s); retrying in %d ms", error.getMessage(), delayMillis);
+      vertx.setTimer(delayMillis, id -> bootstrapUntilLoaded(Math.min(delayMillis * 2, 60_000)));
+    });
+  }
+
+  /** Re-reads the routes from their source now (the events issue calls this on discovery events). */
+  public Future<ModuleRoutes> reload() {
+    var file = moduleConfig.descriptorPath();
+    if (file.isPresent()) {
+      return vertx.executeBlocking(() -> fromFile(file.get())).onSuccess(this::swap);
+    }
+    var url = ConfigValidator.withoutTrailingSlash(egressConfig.applicationsUrl()) + "/modules/" + moduleConfig.moduleId();
+    return tokens.token(ServiceTokens.MASTER)
+      .compose(token -> client.getAbs(url).putHeader("x-okapi-token", token).timeout(10_000).send())
+      .compose(response -> response.statusCode() == 200
+        ? Future.succeededFuture(ModuleDescriptorParser.parseRoutes(response.bodyAsJsonObject()))
+        : Future.failedFuture(new IllegalStateException("mgr-applications answered " + response.statusCode())))
+      .onSuccess(this::swap);
+  }
+
+  private void swap(ModuleRoutes fresh) {
+    routes = fresh;
+    loaded = true;
+  }
+
+  public ModuleRoutes routes() {
+    return routes;
   }
 
   public RoutingTable ingress() {
-    return ingress;
+    return routes.ingress();
+  }
+
+  /** False until the first bootstrap succeeded; requests meanwhile get 503. */
+  public boolean loaded() {
+    return loaded;
   }
 }

@@ -11,6 +11,7 @@ import java.security.PublicKey;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import org.folio.sidecar.config.ConfigValidator;
 import org.folio.sidecar.config.KeycloakConfig;
 import org.folio.sidecar.error.SidecarError;
 import org.jboss.logging.Logger;
@@ -47,7 +48,7 @@ public class RealmKeys {
   RealmKeys(@Named("keycloak") WebClient client, KeycloakConfig config) {
     this.client = client;
     this.config = config;
-    this.jwksBase = stripSlash(config.jwksBaseUrl().orElse(config.url()));
+    this.jwksBase = ConfigValidator.withoutTrailingSlash(config.jwksBaseUrl().orElse(config.url()));
     this.realms = Caffeine.newBuilder()
       .maximumSize(MAX_REALMS)
       .expireAfterWrite(config.jwksRefreshInterval())
@@ -118,9 +119,5 @@ public class RealmKeys {
       LOGGER.warnf("Keycloak returned unreadable keys for realm %s: %s", realm, e.getMessage());
     }
     return new KeySet(Map.copyOf(keys), System.nanoTime());
-  }
-
-  static String stripSlash(String url) {
-    return url.endsWith("/") ? url.substring(0, url.length() - 1) : url;
   }
 }

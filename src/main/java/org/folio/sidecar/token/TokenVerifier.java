@@ -17,6 +17,7 @@ import java.util.Base64;
 import java.util.EnumSet;
 import java.util.Set;
 import org.eclipse.microprofile.jwt.JsonWebToken;
+import org.folio.sidecar.config.ConfigValidator;
 import org.folio.sidecar.config.KeycloakConfig;
 import org.folio.sidecar.error.SidecarError;
 import org.jose4j.jwt.consumer.InvalidJwtException;
@@ -53,7 +54,7 @@ public class TokenVerifier {
   TokenVerifier(RealmKeys realmKeys, KeycloakConfig config) {
     this.realmKeys = realmKeys;
     this.config = config;
-    this.issuerPrefix = RealmKeys.stripSlash(config.url()) + "/realms/";
+    this.issuerPrefix = ConfigValidator.withoutTrailingSlash(config.url()) + "/realms/";
     this.skewSeconds = config.jwtClockSkew().toSeconds();
     this.verified = Caffeine.newBuilder()
       .maximumSize(config.verifiedTokenCacheSize())

@@ -10,7 +10,7 @@ import org.junit.jupiter.api.Test;
 class RoutingTableTest {
 
   private static RoutingEntry entry(String method, String pattern) {
-    return RoutingEntry.of("items", "", pattern, Set.of(method), List.of("p"), List.of(), List.of());
+    return RoutingEntry.of("mod-items-1.0.0", "items", "", pattern, Set.of(method), List.of("p"), List.of(), List.of());
   }
 
   @Test

@@ -1,4 +1,4 @@
-package org.folio.sidecar.ingress;
+package org.folio.sidecar.forward;
 
 import jakarta.inject.Singleton;
 import org.folio.sidecar.config.SidecarConfig;
@@ -10,7 +10,7 @@ import org.jboss.logging.Logger;
  * token can reach this line.
  */
 @Singleton
-class AccessLog {
+public class AccessLog {
 
   private static final Logger LOGGER = Logger.getLogger("transaction");
 
@@ -20,7 +20,7 @@ class AccessLog {
     this.enabled = config.accessLogEnabled();
   }
 
-  void record(IngressExchange exchange, int status) {
+  public void record(Exchange exchange, int status) {
     if (!enabled || !LOGGER.isInfoEnabled()) {
       return;
     }

@@ -1,0 +1,31 @@
+package org.folio.sidecar.egress;
+
+import io.vertx.core.net.SocketAddress;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+
+/**
+ * Decides whether a caller may use the sidecar's egress (and with it the tenant's service token). Upstream
+ * lets anyone who can reach the sidecar do so; here, by default, only the pod itself can: the module shares
+ * the pod's network namespace and calls its sidecar on localhost.
+ */
+final class EgressGuard {
+
+  private EgressGuard() {
+  }
+
+  static boolean allows(SocketAddress peer, boolean loopbackOnly) {
+    if (!loopbackOnly) {
+      return true;
+    }
+    if (peer == null || peer.hostAddress() == null) {
+      return false;
+    }
+    try {
+      // a literal address from the socket: no name lookup happens
+      return InetAddress.getByName(peer.hostAddress()).isLoopbackAddress();
+    } catch (UnknownHostException e) {
+      return false;
+    }
+  }
+}

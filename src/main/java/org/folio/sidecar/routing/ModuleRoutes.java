@@ -1,0 +1,23 @@
+package org.folio.sidecar.routing;
+
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Everything routing knows about the module and its dependencies at one moment: its own endpoints (ingress),
+ * the endpoints of the modules it requires (egress) and where those modules were discovered.
+ */
+public record ModuleRoutes(RoutingTable ingress, RoutingTable egress, Map<String, String> locationByModuleId) {
+
+  public static final ModuleRoutes NONE = new ModuleRoutes(new RoutingTable(List.of()), new RoutingTable(List.of()), Map.of());
+
+  /** {@code mod-users} of {@code mod-users-19.1.0-SNAPSHOT.42}: the id up to the dash before the version. */
+  public static String moduleName(String moduleId) {
+    for (int i = 0; i < moduleId.length() - 1; i++) {
+      if (moduleId.charAt(i) == '-' && Character.isDigit(moduleId.charAt(i + 1))) {
+        return moduleId.substring(0, i);
+      }
+    }
+    return moduleId;
+  }
+}
