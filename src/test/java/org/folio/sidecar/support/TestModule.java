@@ -44,10 +44,38 @@ public final class TestModule {
       .put("permissionsRequired", permission == null ? new JsonArray() : new JsonArray().add(permission));
   }
 
-  public static Path writeDescriptor() {
+  /**
+   * The mgr-applications bootstrap of the module: its own interfaces plus the modules it requires, with
+   * their discovered locations. mod-source-record-storage is one of the DB-heavy modules operators move to a
+   * dedicated deployment with a route override; mod-down is discovered where nothing listens.
+   */
+  public static JsonObject bootstrap(String othersUrl, String downUrl) {
+    return new JsonObject()
+      .put("module", new JsonObject().put("moduleId", NAME + "-" + VERSION)
+        .put("interfaces", descriptor().getJsonArray("provides")))
+      .put("requiredModules", new JsonArray()
+        .add(required("mod-users-19.0.0", othersUrl, "users",
+          handler("GET", "/users/{id}", "users.item.get"), handler("GET", "/users", "users.collection.get"),
+          handler("POST", "/users/import", "users.import"), handler("POST", "/users/{id}/notes", "users.notes.post")))
+        .add(required("mod-source-record-storage-5.9.0", othersUrl, "source-storage-records",
+          handler("GET", "/source-storage/records/{id}", "srs.get"), handler("POST", "/source-storage/records", "srs.post")))
+        .add(required("mod-down-1.0.0", downUrl, "down", handler("GET", "/down/{id}", "down.get"))));
+  }
+
+  private static JsonObject required(String moduleId, String location, String interfaceId, JsonObject... handlers) {
+    var endpoints = new JsonArray();
+    for (var handler : handlers) {
+      endpoints.add(handler);
+    }
+    return new JsonObject().put("moduleId", moduleId).put("location", location)
+      .put("interfaces", new JsonArray().add(new JsonObject().put("id", interfaceId).put("version", "1.0")
+        .put("endpoints", endpoints)));
+  }
+
+  public static Path writeBootstrap(String othersUrl, String downUrl) {
     try {
-      var file = Files.createTempFile("module-descriptor", ".json");
-      Files.writeString(file, descriptor().encodePrettily());
+      var file = Files.createTempFile("module-bootstrap", ".json");
+      Files.writeString(file, bootstrap(othersUrl, downUrl).encodePrettily());
       file.toFile().deleteOnExit();
       return file;
     } catch (IOException e) {

@@ -37,6 +37,9 @@ public final class TestPlatform {
   private final String hopUrl;
   private final HopControl hop;
   private final ModuleStub module;
+  private final ModuleStub others;
+  private final ModuleStub dedicated;
+  private final java.nio.file.Path overridesFile;
   private final TestTenant alpha;
   private final TestTenant beta;
   private final Tokens tokens;
@@ -47,6 +50,9 @@ public final class TestPlatform {
     hopUrl = property("hop");
     hop = new HopControl(property("hop.control"));
     module = new ModuleStub(Integer.parseInt(property("module.port")));
+    others = new ModuleStub(Integer.parseInt(property("others.port")));
+    dedicated = new ModuleStub(Integer.parseInt(property("dedicated.port")));
+    overridesFile = java.nio.file.Path.of(property("overrides"));
     alpha = tenant("alpha");
     beta = tenant("beta");
     tokens = new Tokens(keycloakAdmin);
@@ -71,8 +77,9 @@ public final class TestPlatform {
   }
 
   private static void startAndPublish() {
-    var wireMock = new WireMockServer(WireMockConfiguration.options().dynamicPort().bindAddress("127.0.0.1"));
-    wireMock.start();
+    var wireMock = wireMock();
+    var others = wireMock();
+    var dedicated = wireMock();
     var keycloak = KeycloakServer.get();
     long started = System.nanoTime();
     var realms = new FolioRealms(keycloak.admin());
@@ -85,11 +92,33 @@ public final class TestPlatform {
       System.setProperty(key + "private", Base64.getEncoder().encodeToString(tenant.signingKey().getPrivate().getEncoded()));
       System.setProperty(key + "public", Base64.getEncoder().encodeToString(tenant.signingKey().getPublic().getEncoded()));
     }
-    System.setProperty(PREFIX + "descriptor", TestModule.writeDescriptor().toString());
+    System.setProperty(PREFIX + "descriptor",
+      TestModule.writeBootstrap(others.baseUrl(), "http://127.0.0.1:" + FreePorts.next()).toString());
+    System.setProperty(PREFIX + "overrides", writeOverrides("{}"));
     System.setProperty(PREFIX + "module.port", String.valueOf(wireMock.port()));
+    System.setProperty(PREFIX + "others.port", String.valueOf(others.port()));
+    System.setProperty(PREFIX + "dedicated.port", String.valueOf(dedicated.port()));
     System.setProperty(PREFIX + "hop", keycloak.hop().url());
     System.setProperty(PREFIX + "hop.control", keycloak.hop().startControl());
     System.setProperty(PREFIX + "keycloak", keycloak.admin().baseUrl());
+  }
+
+  private static WireMockServer wireMock() {
+    var server = new WireMockServer(WireMockConfiguration.options().dynamicPort().bindAddress("127.0.0.1")
+      .containerThreads(64));
+    server.start();
+    return server;
+  }
+
+  private static String writeOverrides(String json) {
+    try {
+      var file = java.nio.file.Files.createTempFile("route-overrides", ".json");
+      java.nio.file.Files.writeString(file, json);
+      file.toFile().deleteOnExit();
+      return file.toString();
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
   }
 
   private static String property(String name) {
@@ -112,7 +141,14 @@ public final class TestPlatform {
 
   /** The configuration that points a sidecar at this platform. */
   public Map<String, String> sidecarConfig() {
-    return Map.ofEntries(
+    var config = new java.util.HashMap<String, String>();
+    for (var tenant : allTenantNames()) {
+      config.put("secret-store.ephemeral.content.folio_" + tenant + "_" + FolioRealms.SERVICE_CLIENT, TestTenant.SERVICE_SECRET);
+    }
+    config.put("egress.route-overrides-file", overridesFile.toString());
+    // the tests call egress from loopback, as a module in its pod does
+    config.put("egress.loopback-only", "true");
+    config.putAll(Map.ofEntries(
       Map.entry("kc.url", hopUrl),
       Map.entry("module.url", module.baseUrl()),
       Map.entry("module.name", TestModule.NAME),
@@ -124,11 +160,44 @@ public final class TestPlatform {
       Map.entry("sidecar.authz-cache.deny-ttl", "1s"),
       Map.entry("kc.jwt-clock-skew", "1s"),
       Map.entry("sidecar.authz-cache.admin-enabled", "true"),
-      Map.entry("sidecar.authz-cache.admin-token", ADMIN_TOKEN));
+      Map.entry("sidecar.authz-cache.admin-token", ADMIN_TOKEN)));
+    return config;
+  }
+
+  private static List<String> allTenantNames() {
+    var names = new ArrayList<String>(List.of("alpha", "beta"));
+    for (int i = 1; i <= SERVICE_TENANTS; i++) {
+      names.add(String.format("svc%02d", i));
+    }
+    return names;
+  }
+
+  /** The modules the sidecar's module calls, at their discovered location. */
+  public ModuleStub others() {
+    return others;
+  }
+
+  /** The dedicated deployment of the DB-heavy modules, reached only through a route override. */
+  public ModuleStub dedicated() {
+    return dedicated;
+  }
+
+  /** Rewrites the mounted route-overrides file, as a ConfigMap update would. */
+  public void writeRouteOverrides(String json) {
+    try {
+      java.nio.file.Files.writeString(overridesFile, json);
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
   }
 
   /** The module answers 200 with a small JSON body to everything unless a test says otherwise. */
   public void resetModule() {
+    for (var stub : List.of(others, dedicated)) {
+      stub.resetAll();
+      stub.stubFor(any(anyUrl()).atPriority(10).willReturn(aResponse().withStatus(200)
+        .withHeader("content-type", "application/json").withBody("{\"from\":\"" + (stub == others ? "discovered" : "dedicated") + "\"}")));
+    }
     module.resetAll();
     module.stubFor(any(anyUrl()).atPriority(10).willReturn(aResponse().withStatus(200)
       .withHeader("content-type", "application/json").withBody("{\"module\":\"mod-items\"}")));
@@ -161,10 +230,7 @@ public final class TestPlatform {
 
   /** 60 more tenant realms with only what service tokens need, provisioned on first use (under a second each). */
   public List<String> serviceTenants() {
-    var names = new ArrayList<String>();
-    for (int i = 1; i <= SERVICE_TENANTS; i++) {
-      names.add(String.format("svc%02d", i));
-    }
+    var names = allTenantNames().subList(2, 2 + SERVICE_TENANTS);
     synchronized (System.class) {
       if (System.getProperty(PREFIX + "service-tenants") == null) {
         long started = System.nanoTime();
