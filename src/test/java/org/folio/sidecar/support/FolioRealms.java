@@ -57,6 +57,11 @@ public final class FolioRealms {
    * System role permission, and the module-access client whose service account holds System. No users.
    */
   public void provisionServiceOnly(String tenant) {
+    provisionServiceOnly(tenant, 600);
+  }
+
+  /** As {@link #provisionServiceOnly(String)}, with tokens living {@code lifespanSeconds}. */
+  public void provisionServiceOnly(String tenant, int lifespanSeconds) {
     admin.expect("DELETE", "/" + tenant, null, 204, 404);
     var login = loginClient(tenant, TestTenant.User.of(tenant, "nobody"));
     var serviceClient = new JsonObject()
@@ -80,7 +85,7 @@ public final class FolioRealms {
     });
     login.getJsonObject("authorizationSettings").put("policies", systemOnly);
     admin.expect("POST", "", new JsonObject()
-      .put("realm", tenant).put("enabled", true).put("accessTokenLifespan", 600)
+      .put("realm", tenant).put("enabled", true).put("accessTokenLifespan", lifespanSeconds)
       .put("roles", new JsonObject().put("realm", new JsonArray().add(new JsonObject().put("name", "System"))))
       .put("clients", new JsonArray().add(login).add(serviceClient))
       .put("users", new JsonArray().add(serviceAccount).add(loginServiceAccount)), 201);

@@ -31,6 +31,9 @@ public final class TestPlatform {
   public static final int ACCESS_TOKEN_LIFESPAN_SECONDS = 300;
   public static final String ADMIN_TOKEN = "test-admin-token-0123456789";
   public static final int SERVICE_TENANTS = 60;
+  /** A tenant whose tokens live a few seconds, so token refreshes happen within one test. */
+  public static final String SHORT_LIVED = "shortlived";
+  public static final int SHORT_LIFESPAN_SECONDS = 6;
   private static TestPlatform instance;
 
   private final KeycloakAdmin keycloakAdmin;
@@ -98,6 +101,8 @@ public final class TestPlatform {
     System.setProperty(PREFIX + "module.port", String.valueOf(wireMock.port()));
     System.setProperty(PREFIX + "others.port", String.valueOf(others.port()));
     System.setProperty(PREFIX + "dedicated.port", String.valueOf(dedicated.port()));
+    // the gateway of the fallback test: the dedicated stub stands in for it
+    System.setProperty(PREFIX + "gateway", dedicated.baseUrl());
     System.setProperty(PREFIX + "hop", keycloak.hop().url());
     System.setProperty(PREFIX + "hop.control", keycloak.hop().startControl());
     System.setProperty(PREFIX + "keycloak", keycloak.admin().baseUrl());
@@ -165,7 +170,7 @@ public final class TestPlatform {
   }
 
   private static List<String> allTenantNames() {
-    var names = new ArrayList<String>(List.of("alpha", "beta"));
+    var names = new ArrayList<String>(List.of("alpha", "beta", SHORT_LIVED));
     for (int i = 1; i <= SERVICE_TENANTS; i++) {
       names.add(String.format("svc%02d", i));
     }
@@ -230,7 +235,7 @@ public final class TestPlatform {
 
   /** 60 more tenant realms with only what service tokens need, provisioned on first use (under a second each). */
   public List<String> serviceTenants() {
-    var names = allTenantNames().subList(2, 2 + SERVICE_TENANTS);
+    var names = allTenantNames().subList(3, 3 + SERVICE_TENANTS);
     synchronized (System.class) {
       if (System.getProperty(PREFIX + "service-tenants") == null) {
         long started = System.nanoTime();
@@ -241,6 +246,14 @@ public final class TestPlatform {
       }
     }
     return List.copyOf(names);
+  }
+
+  public synchronized String shortLivedTenant() {
+    if (System.getProperty(PREFIX + "short-lived") == null) {
+      new FolioRealms(keycloakAdmin).provisionServiceOnly(SHORT_LIVED, SHORT_LIFESPAN_SECONDS);
+      System.setProperty(PREFIX + "short-lived", "provisioned");
+    }
+    return SHORT_LIVED;
   }
 
   public String serviceToken(String tenant) {
