@@ -15,6 +15,7 @@ import org.folio.sidecar.forward.OkapiHeaders;
 import org.folio.sidecar.forward.RequestForwarder;
 import org.folio.sidecar.forward.Target;
 import org.folio.sidecar.routing.RoutingEntry;
+import org.folio.sidecar.tenant.TenantEntitlements;
 import org.folio.sidecar.token.TokenVerifier;
 import org.folio.sidecar.token.VerifiedToken;
 
@@ -31,12 +32,14 @@ public class IngressHandler {
   private final AuthorizationDecider decider;
   private final RequestForwarder forwarder;
   private final SelfSignature selfSignature;
+  private final TenantEntitlements entitlements;
   private final Target module;
   private final String sidecarUrl;
 
   IngressHandler(TokenVerifier tokenVerifier, AuthorizationDecider decider,
-    RequestForwarder forwarder, SelfSignature selfSignature, ModuleConfig moduleConfig,
-    SidecarConfig sidecarConfig) {
+    RequestForwarder forwarder, SelfSignature selfSignature, TenantEntitlements entitlements,
+    ModuleConfig moduleConfig, SidecarConfig sidecarConfig) {
+    this.entitlements = entitlements;
     this.tokenVerifier = tokenVerifier;
     this.decider = decider;
     this.forwarder = forwarder;
@@ -61,6 +64,12 @@ public class IngressHandler {
     }
     if (tenant == null) {
       throw SidecarError.badRequest("x-okapi-tenant header is required");
+    }
+    if (!entitlements.loaded()) {
+      throw SidecarError.notReady("tenant entitlements are not loaded yet");
+    }
+    if (!entitlements.allows(tenant)) {
+      throw SidecarError.tenantNotEnabled(tenant);
     }
     var systemToken = blankToNull(headers.get(OkapiHeaders.SYSTEM_TOKEN));
     if (token == null && systemToken == null) {

@@ -16,6 +16,7 @@ import java.nio.file.Path;
 import org.folio.sidecar.config.ConfigValidator;
 import org.folio.sidecar.config.EgressConfig;
 import org.folio.sidecar.config.ModuleConfig;
+import org.folio.sidecar.config.StartupWait;
 import org.folio.sidecar.token.ServiceTokens;
 import org.jboss.logging.Logger;
 
@@ -55,8 +56,10 @@ public class RoutingTableProvider {
       loaded = true;
       return;
     }
-    bootstrapUntilLoaded(1_000);
+    var firstLoad = io.vertx.core.Promise.<Void>promise();
+    bootstrapUntilLoaded(1_000, firstLoad);
     refreshTimer = vertx.setPeriodic(egressConfig.discoveryRefreshInterval().toMillis(), id -> reload());
+    StartupWait.awaitFirst(firstLoad.future(), "routes from mgr-applications");
   }
 
   void stop(@Observes ShutdownEvent event) {
@@ -77,10 +80,10 @@ public class RoutingTableProvider {
     }
   }
 
-  private void bootstrapUntilLoaded(long delayMillis) {
-    reload().onFailure(error -> {
+  private void bootstrapUntilLoaded(long delayMillis, io.vertx.core.Promise<Void> done) {
+    reload().onSuccess(loadedRoutes -> done.tryComplete()).onFailure(error -> {
       LOGGER.warnf("mgr-applications bootstrap failed (%s); retrying in %d ms", error.getMessage(), delayMillis);
-      vertx.setTimer(delayMillis, id -> bootstrapUntilLoaded(Math.min(delayMillis * 2, 60_000)));
+      vertx.setTimer(delayMillis, id -> bootstrapUntilLoaded(Math.min(delayMillis * 2, 60_000), done));
     });
   }
 

@@ -45,6 +45,15 @@ public final class Demo {
     env.put("MODULE_VERSION", TestModule.VERSION);
     env.put("MODULE_DESCRIPTOR_PATH", config.get("module.descriptor-path"));
     env.put("SIDECAR_URL", "http://127.0.0.1:" + port);
+    env.put("TE_CLIENT_URL", config.get("tenant.entitlements-url"));
+    env.put("TM_CLIENT_URL", config.get("tenant.tenants-url"));
+    env.put("KAFKA_HOST", config.get("events.kafka-host"));
+    env.put("KAFKA_PORT", config.get("events.kafka-port"));
+    env.put("SECRET_STORE_TYPE", "EPHEMERAL");
+    env.put("SECRET_STORE_EPHEMERAL_CONTENT_FOLIO_MASTER_FOLIO_BACKEND_ADMIN_CLIENT",
+      config.get("secret-store.ephemeral.content.folio_master_folio-backend-admin-client"));
+    env.put("SECRET_STORE_EPHEMERAL_CONTENT_FOLIO_ALPHA_SIDECAR_MODULE_ACCESS_CLIENT", TestTenant.SERVICE_SECRET);
+    env.put("SECRET_STORE_EPHEMERAL_CONTENT_FOLIO_BETA_SIDECAR_MODULE_ACCESS_CLIENT", TestTenant.SERVICE_SECRET);
     var sidecar = builder.start();
     Runtime.getRuntime().addShutdownHook(new Thread(sidecar::destroy));
     var base = "http://127.0.0.1:" + port;

@@ -91,6 +91,14 @@ public final class FolioRealms {
       .put("users", new JsonArray().add(serviceAccount).add(loginServiceAccount)), 201);
   }
 
+  /** The master realm's backend admin client, as the folio-keycloak image has it (mgr-* calls use its token). */
+  public void provisionAdminClient(String secret) {
+    admin.expect("POST", "/master/clients", new JsonObject()
+      .put("clientId", "folio-backend-admin-client").put("enabled", true).put("secret", secret)
+      .put("clientAuthenticatorType", "client-secret").put("publicClient", false)
+      .put("serviceAccountsEnabled", true).put("standardFlowEnabled", false), 201, 409);
+  }
+
   /** Grants a user one more endpoint, as mod-roles-keycloak does; returns the permission's id for {@link #revoke}. */
   public String grant(TestTenant tenant, TestTenant.User user, String path, String method) {
     var clientId = loginClientId(tenant);

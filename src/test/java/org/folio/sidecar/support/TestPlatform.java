@@ -30,6 +30,7 @@ public final class TestPlatform {
   private static final String PREFIX = "testplatform.";
   public static final int ACCESS_TOKEN_LIFESPAN_SECONDS = 300;
   public static final String ADMIN_TOKEN = "test-admin-token-0123456789";
+  public static final String ADMIN_CLIENT_SECRET = "backend-admin-secret-0123456789";
   public static final int SERVICE_TENANTS = 60;
   /** A tenant whose tokens live a few seconds, so token refreshes happen within one test. */
   public static final String SHORT_LIVED = "shortlived";
@@ -83,9 +84,14 @@ public final class TestPlatform {
     var wireMock = wireMock();
     var others = wireMock();
     var dedicated = wireMock();
+    var managers = wireMock();
+    var kafka = KafkaBroker.start(List.of("folio.discovery", "folio.entitlement",
+      "folio.alpha.mod-login-keycloak.logout", "folio.beta.mod-login-keycloak.logout"));
     var keycloak = KeycloakServer.get();
     long started = System.nanoTime();
     var realms = new FolioRealms(keycloak.admin());
+    realms.provisionAdminClient(ADMIN_CLIENT_SECRET);
+    stubManagers(new ModuleStub(managers.port()));
     var provisioned = List.of(realms.provision("alpha", ACCESS_TOKEN_LIFESPAN_SECONDS),
       realms.provision("beta", ACCESS_TOKEN_LIFESPAN_SECONDS));
     LOGGER.infof("Provisioned 2 realms in %d ms", (System.nanoTime() - started) / 1_000_000);
@@ -101,11 +107,34 @@ public final class TestPlatform {
     System.setProperty(PREFIX + "module.port", String.valueOf(wireMock.port()));
     System.setProperty(PREFIX + "others.port", String.valueOf(others.port()));
     System.setProperty(PREFIX + "dedicated.port", String.valueOf(dedicated.port()));
+    System.setProperty(PREFIX + "managers", managers.baseUrl());
+    System.setProperty(PREFIX + "kafka", kafka);
     // the gateway of the fallback test: the dedicated stub stands in for it
     System.setProperty(PREFIX + "gateway", dedicated.baseUrl());
     System.setProperty(PREFIX + "hop", keycloak.hop().url());
     System.setProperty(PREFIX + "hop.control", keycloak.hop().startControl());
     System.setProperty(PREFIX + "keycloak", keycloak.admin().baseUrl());
+  }
+
+  public static String tenantId(String tenant) {
+    return java.util.UUID.nameUUIDFromBytes(tenant.getBytes()).toString();
+  }
+
+  /** mgr-tenant-entitlements and mgr-tenants: every test tenant is entitled to the module. */
+  private static void stubManagers(ModuleStub managers) {
+    var entitlements = new io.vertx.core.json.JsonArray();
+    var tenants = new io.vertx.core.json.JsonArray();
+    for (var name : allTenantNames()) {
+      entitlements.add(new io.vertx.core.json.JsonObject().put("applicationId", "app-items-1.0.0")
+        .put("tenantId", tenantId(name)).put("modules", new io.vertx.core.json.JsonArray()));
+      tenants.add(new io.vertx.core.json.JsonObject().put("id", tenantId(name)).put("name", name));
+    }
+    managers.stubFor(WireMock.get(WireMock.urlPathEqualTo("/entitlements/modules/" + TestModule.NAME + "-" + TestModule.VERSION))
+      .willReturn(WireMock.okJson(new io.vertx.core.json.JsonObject().put("entitlements", entitlements)
+        .put("totalRecords", entitlements.size()).encode())));
+    managers.stubFor(WireMock.get(WireMock.urlPathEqualTo("/tenants"))
+      .willReturn(WireMock.okJson(new io.vertx.core.json.JsonObject().put("tenants", tenants)
+        .put("totalRecords", tenants.size()).encode())));
   }
 
   private static WireMockServer wireMock() {
@@ -150,7 +179,16 @@ public final class TestPlatform {
     for (var tenant : allTenantNames()) {
       config.put("secret-store.ephemeral.content.folio_" + tenant + "_" + FolioRealms.SERVICE_CLIENT, TestTenant.SERVICE_SECRET);
     }
+    config.put("secret-store.ephemeral.content.folio_master_folio-backend-admin-client", ADMIN_CLIENT_SECRET);
     config.put("egress.route-overrides-file", overridesFile.toString());
+    config.put("tenant.entitlements-url", property("managers"));
+    config.put("tenant.tenants-url", property("managers"));
+    var kafka = property("kafka");
+    config.put("events.kafka-host", kafka.substring(0, kafka.lastIndexOf(':')));
+    config.put("events.kafka-port", kafka.substring(kafka.lastIndexOf(':') + 1));
+    config.put("events.topic-refresh-interval", "1s");
+    // entitlement changes in these tests come from events only, never from a reload racing them
+    config.put("tenant.unknown-tenant-reload-interval", "1h");
     // the tests call egress from loopback, as a module in its pod does
     config.put("egress.loopback-only", "true");
     config.putAll(Map.ofEntries(
@@ -175,6 +213,14 @@ public final class TestPlatform {
       names.add(String.format("svc%02d", i));
     }
     return names;
+  }
+
+  public Events events() {
+    return new Events(property("kafka"));
+  }
+
+  public String descriptorPath() {
+    return descriptorPath;
   }
 
   /** The modules the sidecar's module calls, at their discovered location. */

@@ -1,0 +1,179 @@
+package org.folio.sidecar.tenant;
+
+import io.quarkus.runtime.ShutdownEvent;
+import io.quarkus.runtime.StartupEvent;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import io.vertx.ext.web.client.WebClient;
+import jakarta.enterprise.event.Observes;
+import jakarta.inject.Named;
+import jakarta.inject.Singleton;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicLong;
+import org.folio.sidecar.config.ConfigValidator;
+import org.folio.sidecar.config.ModuleConfig;
+import org.folio.sidecar.config.StartupWait;
+import org.folio.sidecar.config.TenantConfig;
+import org.folio.sidecar.token.ServiceTokens;
+import org.jboss.logging.Logger;
+
+/**
+ * The tenants entitled to this module, by name. Loaded from mgr-tenant-entitlements (every page, unlike
+ * upstream) and mgr-tenants, re-read periodically and on a request for an unknown tenant (throttled), and
+ * changed at once by entitlement events. Reads are a lookup in an immutable set.
+ */
+@Singleton
+public class TenantEntitlements {
+
+  private static final Logger LOGGER = Logger.getLogger(TenantEntitlements.class);
+
+  private final TenantConfig config;
+  private final ModuleConfig module;
+  private final Vertx vertx;
+  private final WebClient client;
+  private final ServiceTokens tokens;
+  private final AtomicLong lastUnknownReload = new AtomicLong(System.nanoTime());
+  private volatile Set<String> enabled = Set.of();
+  private volatile boolean loaded;
+  private long refreshTimer = -1;
+
+  TenantEntitlements(TenantConfig config, ModuleConfig module, Vertx vertx, @Named("keycloak") WebClient client,
+    ServiceTokens tokens) {
+    this.config = config;
+    this.module = module;
+    this.vertx = vertx;
+    this.client = client;
+    this.tokens = tokens;
+  }
+
+  void start(@Observes StartupEvent event) {
+    if (!config.entitlementCheck()) {
+      loaded = true;
+      return;
+    }
+    var firstLoad = io.vertx.core.Promise.<Void>promise();
+    loadUntilDone(1_000, firstLoad);
+    refreshTimer = vertx.setPeriodic(config.refreshInterval().toMillis(), id -> reload());
+    StartupWait.awaitFirst(firstLoad.future(), "tenant entitlements");
+  }
+
+  void stop(@Observes ShutdownEvent event) {
+    if (refreshTimer >= 0) {
+      vertx.cancelTimer(refreshTimer);
+    }
+  }
+
+  /** Whether requests of this tenant may reach the module. An unknown tenant triggers a (throttled) reload. */
+  public boolean allows(String tenant) {
+    if (!config.entitlementCheck() || enabled.contains(tenant)) {
+      return true;
+    }
+    long last = lastUnknownReload.get();
+    long now = System.nanoTime();
+    if (now - last >= config.unknownTenantReloadInterval().toNanos() && lastUnknownReload.compareAndSet(last, now)) {
+      reload();
+    }
+    return false;
+  }
+
+  public boolean loaded() {
+    return loaded;
+  }
+
+  public synchronized void entitle(String tenant) {
+    var copy = new HashSet<>(enabled);
+    copy.add(tenant);
+    enabled = Set.copyOf(copy);
+  }
+
+  public synchronized void revoke(String tenant) {
+    var copy = new HashSet<>(enabled);
+    copy.remove(tenant);
+    enabled = Set.copyOf(copy);
+  }
+
+  private void loadUntilDone(long delayMillis, io.vertx.core.Promise<Void> done) {
+    reload().onSuccess(names -> done.tryComplete()).onFailure(error -> {
+      LOGGER.warnf("Loading tenant entitlements failed (%s); retrying in %d ms", error.getMessage(), delayMillis);
+      vertx.setTimer(delayMillis, id -> loadUntilDone(Math.min(delayMillis * 2, 60_000), done));
+    });
+  }
+
+  /** Re-reads the entitled tenants; on failure the current set stays. */
+  public Future<Set<String>> reload() {
+    return tokens.token(ServiceTokens.MASTER)
+      .compose(token -> tenantIds(token, 0, new ArrayList<>())
+        .compose(ids -> tenantNames(token, ids)).map(names -> Set.copyOf(names)))
+      .onSuccess(names -> {
+        synchronized (this) {
+          enabled = names;
+        }
+        loaded = true;
+      });
+  }
+
+  private Future<List<String>> tenantIds(String token, int offset, List<String> ids) {
+    var url = ConfigValidator.withoutTrailingSlash(config.entitlementsUrl()) + "/entitlements/modules/" + module.moduleId();
+    return client.getAbs(url)
+      .addQueryParam("limit", String.valueOf(config.entitlementsBatchSize()))
+      .addQueryParam("offset", String.valueOf(offset))
+      .putHeader("x-okapi-token", token).timeout(10_000).send()
+      .compose(response -> {
+        if (response.statusCode() != 200) {
+          return Future.failedFuture(new IllegalStateException("mgr-tenant-entitlements answered " + response.statusCode()));
+        }
+        var body = response.bodyAsJsonObject();
+        var page = body.getJsonArray("entitlements", new JsonArray());
+        page.forEach(item -> ids.add(((JsonObject) item).getString("tenantId")));
+        int total = body.getInteger("totalRecords", page.size());
+        int next = offset + page.size();
+        return page.isEmpty() || next >= total ? Future.succeededFuture(ids) : tenantIds(token, next, ids);
+      });
+  }
+
+  private Future<List<String>> tenantNames(String token, List<String> ids) {
+    var batches = new ArrayList<Future<List<String>>>();
+    for (int from = 0; from < ids.size(); from += config.tenantsBatchSize()) {
+      var batch = ids.subList(from, Math.min(ids.size(), from + config.tenantsBatchSize()));
+      batches.add(tenantNamesOf(token, Set.copyOf(batch)));
+    }
+    return Future.all(batches).map(all -> {
+      var names = new ArrayList<String>();
+      for (int i = 0; i < batches.size(); i++) {
+        names.addAll(all.<List<String>>resultAt(i));
+      }
+      return names;
+    });
+  }
+
+  private Future<List<String>> tenantNamesOf(String token, Set<String> ids) {
+    var query = new StringBuilder("id==(");
+    int i = 0;
+    for (var id : ids) {
+      query.append(i++ == 0 ? "" : " or ").append('"').append(id).append('"');
+    }
+    query.append(')');
+    return client.getAbs(ConfigValidator.withoutTrailingSlash(config.tenantsUrl()) + "/tenants")
+      .addQueryParam("query", query.toString())
+      .addQueryParam("limit", String.valueOf(ids.size()))
+      .putHeader("x-okapi-token", token).timeout(10_000).send()
+      .compose(response -> {
+        if (response.statusCode() != 200) {
+          return Future.failedFuture(new IllegalStateException("mgr-tenants answered " + response.statusCode()));
+        }
+        var names = new ArrayList<String>();
+        response.bodyAsJsonObject().getJsonArray("tenants", new JsonArray()).forEach(item -> {
+          var tenant = (JsonObject) item;
+          if (ids.contains(tenant.getString("id"))) {
+            names.add(tenant.getString("name"));
+          }
+        });
+        return Future.succeededFuture(names);
+      });
+  }
+}
