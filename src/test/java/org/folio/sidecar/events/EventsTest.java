@@ -118,4 +118,34 @@ class EventsTest {
     assertThat(given().get("/q/metrics").asString())
       .contains("sidecar_events_total{kind=\"logout\",outcome=\"malformed\"} 2.0");
   }
+
+  @Test
+  void consumptionResumesAfterTheBrokerComesBackAndServingNeverStops() {
+    // Given a cached grant of a session that has since logged out
+    var alpha = platform.alpha();
+    var login = platform.tokens().login(alpha, alpha.allowed());
+    var token = login.getString("access_token");
+    get("alpha", token, "/items/22").statusCode(200);
+    platform.tokens().logout(alpha, login);
+
+    // When the broker goes away for a while, requests keep being served
+    platform.keycloakHop().cutKafka();
+    try {
+      await().pollDelay(Duration.ofSeconds(3)).atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(200))
+        .until(() -> {
+          get("alpha", token, "/items/22").statusCode(200);
+          given().header("x-okapi-tenant", "beta").get("/public/info").then().statusCode(200);
+          return true;
+        });
+    } finally {
+      platform.keycloakHop().restoreKafka();
+    }
+
+    // Then the next event after it is back is applied
+    try (var events = platform.events()) {
+      events.logout("alpha", alpha.allowed().folioId(), Tokens.claims(token).getString("sid"));
+    }
+    await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(200))
+      .untilAsserted(() -> get("alpha", token, "/items/22").statusCode(401));
+  }
 }

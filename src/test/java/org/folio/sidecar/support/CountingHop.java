@@ -29,6 +29,7 @@ public final class CountingHop {
   private final Map<Kind, AtomicInteger> counts = new EnumMap<>(Kind.class);
   private volatile HttpServer server;
   private HttpServer control;
+  private final java.util.Map<String, Runnable> extraControls = new java.util.concurrent.ConcurrentHashMap<>();
 
   public CountingHop(int port, int targetPort) {
     this.port = port;
@@ -61,7 +62,7 @@ public final class CountingHop {
           case "/cut" -> cut();
           case "/restore" -> restore();
           case "/reset" -> resetCounts();
-          default -> { }
+          default -> extraControls.getOrDefault(request.path(), () -> { }).run();
         }
         var body = new io.vertx.core.json.JsonObject();
         counts.forEach((kind, count) -> body.put(kind.name(), count.get()));
@@ -83,6 +84,11 @@ public final class CountingHop {
 
   public void restore() {
     start();
+  }
+
+  /** Adds a switch for another piece of the platform (e.g. the Kafka relay) to the control port. */
+  public void addControl(String path, Runnable action) {
+    extraControls.put(path, action);
   }
 
   public int count(Kind kind) {

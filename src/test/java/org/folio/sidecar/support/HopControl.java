@@ -33,6 +33,15 @@ public final class HopControl {
     call("/reset");
   }
 
+  /** The Kafka broker becomes unreachable for every client. */
+  public void cutKafka() {
+    call("/kafka/cut");
+  }
+
+  public void restoreKafka() {
+    call("/kafka/restore");
+  }
+
   private JsonObject call(String path) {
     try {
       return new JsonObject(http.send(HttpRequest.newBuilder(URI.create(url + path)).build(),

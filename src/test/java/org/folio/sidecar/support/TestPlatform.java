@@ -85,9 +85,12 @@ public final class TestPlatform {
     var others = wireMock();
     var dedicated = wireMock();
     var managers = wireMock();
+    var kafkaProxy = new TcpProxy(FreePorts.next());
     var kafka = KafkaBroker.start(List.of("folio.discovery", "folio.entitlement",
-      "folio.alpha.mod-login-keycloak.logout", "folio.beta.mod-login-keycloak.logout"));
+      "folio.alpha.mod-login-keycloak.logout", "folio.beta.mod-login-keycloak.logout"), kafkaProxy);
     var keycloak = KeycloakServer.get();
+    keycloak.hop().addControl("/kafka/cut", kafkaProxy::cut);
+    keycloak.hop().addControl("/kafka/restore", kafkaProxy::start);
     long started = System.nanoTime();
     var realms = new FolioRealms(keycloak.admin());
     realms.provisionAdminClient(ADMIN_CLIENT_SECRET);
