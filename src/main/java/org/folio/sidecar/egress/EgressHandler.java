@@ -7,6 +7,7 @@ import io.vertx.core.MultiMap;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpServerRequest;
+import io.vertx.core.json.JsonArray;
 import jakarta.inject.Singleton;
 import java.util.Map;
 import java.util.Set;
@@ -84,7 +85,7 @@ public class EgressHandler {
     exchange.moduleStartNanos = started;
     boolean replayable = isReplayable(request);
     return tokens.token(tenant)
-      .compose(token -> forwarder.send(request, target, headers(exchange, token)))
+      .compose(token -> forwarder.send(request, target, headers(exchange, token, routes)))
       .compose(answer -> {
         if (answer.statusCode() != 401) {
           return Future.succeededFuture(answer);
@@ -96,7 +97,7 @@ public class EgressHandler {
           request.response().putHeader("Retry-After", "1");
           return Future.failedFuture(SidecarError.targetRejectedToken());
         }
-        return tokens.token(tenant).compose(token -> forwarder.send(request, target, headers(exchange, token)));
+        return tokens.token(tenant).compose(token -> forwarder.send(request, target, headers(exchange, token, routes)));
       })
       .compose(answer -> {
         exchange.moduleAnsweredNanos = System.nanoTime();
@@ -106,7 +107,7 @@ public class EgressHandler {
         .record(System.nanoTime() - started, TimeUnit.NANOSECONDS));
   }
 
-  private static MultiMap headers(Exchange exchange, String serviceToken) {
+  private static MultiMap headers(Exchange exchange, String serviceToken, ModuleRoutes routes) {
     var request = exchange.request;
     var headers = MultiMap.caseInsensitiveMultiMap().setAll(request.headers());
     HopByHopHeaders.strip(headers);
@@ -114,6 +115,10 @@ public class EgressHandler {
     headers.remove(OkapiHeaders.SIGNATURE);
     headers.set(OkapiHeaders.SYSTEM_TOKEN, serviceToken);
     headers.set(OkapiHeaders.REQUEST_ID, exchange.requestId);
+    if (exchange.entry != null && !exchange.entry.permissionsDesired().isEmpty()) {
+      headers.set(OkapiHeaders.PERMISSIONS,
+        new JsonArray(routes.modulePermissionsFor(exchange.entry.permissionsDesired())).encode());
+    }
     return headers;
   }
 

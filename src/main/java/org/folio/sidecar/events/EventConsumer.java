@@ -20,6 +20,7 @@ import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.WakeupException;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.folio.sidecar.authz.AuthorizationCache;
+import org.folio.sidecar.authz.DesiredPermissions;
 import org.folio.sidecar.config.EventsConfig;
 import org.folio.sidecar.config.ModuleConfig;
 import org.folio.sidecar.routing.RoutingTableProvider;
@@ -45,6 +46,7 @@ public class EventConsumer {
   private final TenantEntitlements entitlements;
   private final AuthorizationCache decisions;
   private final ServiceTokens tokens;
+  private final DesiredPermissions desiredPermissions;
   private final MeterRegistry registry;
   private final AtomicInteger assignedPartitions = new AtomicInteger();
   private volatile boolean running;
@@ -52,7 +54,8 @@ public class EventConsumer {
   private Thread thread;
 
   EventConsumer(EventsConfig config, ModuleConfig module, RoutingTableProvider routes, TenantEntitlements entitlements,
-    AuthorizationCache decisions, ServiceTokens tokens, MeterRegistry registry) {
+    AuthorizationCache decisions, ServiceTokens tokens, DesiredPermissions desiredPermissions, MeterRegistry registry) {
+    this.desiredPermissions = desiredPermissions;
     this.config = config;
     this.module = module;
     this.routes = routes;
@@ -155,6 +158,7 @@ public class EventConsumer {
         if (entitlement.revokes()) {
           entitlements.revoke(entitlement.tenantName());
           decisions.invalidateTenant(entitlement.tenantName());
+          desiredPermissions.invalidateTenant(entitlement.tenantName());
           tokens.evict(entitlement.tenantName());
         } else {
           entitlements.entitle(entitlement.tenantName());
@@ -166,6 +170,9 @@ public class EventConsumer {
           decisions.invalidateUser(logout.tenant(), logout.userId());
         } else {
           decisions.invalidateSession(logout.tenant(), logout.sessionId());
+        }
+        if (logout.userId() != null) {
+          desiredPermissions.invalidateUser(logout.tenant(), logout.userId());
         }
         count(record.topic(), "applied");
       }

@@ -6,6 +6,7 @@ import io.vertx.core.http.HttpHeaders;
 import jakarta.inject.Singleton;
 import org.folio.sidecar.authz.AuthorizationDecider;
 import org.folio.sidecar.authz.AuthorizationRequest;
+import org.folio.sidecar.authz.DesiredPermissions;
 import org.folio.sidecar.config.ModuleConfig;
 import org.folio.sidecar.config.SidecarConfig;
 import org.folio.sidecar.error.SidecarError;
@@ -33,13 +34,15 @@ public class IngressHandler {
   private final RequestForwarder forwarder;
   private final SelfSignature selfSignature;
   private final TenantEntitlements entitlements;
+  private final DesiredPermissions desiredPermissions;
   private final Target module;
   private final String sidecarUrl;
 
   IngressHandler(TokenVerifier tokenVerifier, AuthorizationDecider decider,
     RequestForwarder forwarder, SelfSignature selfSignature, TenantEntitlements entitlements,
-    ModuleConfig moduleConfig, SidecarConfig sidecarConfig) {
+    DesiredPermissions desiredPermissions, ModuleConfig moduleConfig, SidecarConfig sidecarConfig) {
     this.entitlements = entitlements;
+    this.desiredPermissions = desiredPermissions;
     this.tokenVerifier = tokenVerifier;
     this.decider = decider;
     this.forwarder = forwarder;
@@ -141,9 +144,20 @@ public class IngressHandler {
     }
     if (verified != null && verified.userId() != null) {
       headers.set(OkapiHeaders.USER_ID, verified.userId());
+      var desired = exchange.entry.permissionsDesired();
+      if (!desired.isEmpty()) {
+        return desiredPermissions.header(exchange.tenant, verified.userId(), desired).compose(permissions -> {
+          permissions.ifPresent(value -> headers.set(OkapiHeaders.PERMISSIONS, value));
+          return send(exchange, headers);
+        });
+      }
     }
+    return send(exchange, headers);
+  }
+
+  private Future<Void> send(Exchange exchange, MultiMap headers) {
     exchange.moduleStartNanos = System.nanoTime();
-    return forwarder.forward(request, module, headers)
+    return forwarder.forward(exchange.request, module, headers)
       .onSuccess(started -> exchange.moduleAnsweredNanos = System.nanoTime());
   }
 

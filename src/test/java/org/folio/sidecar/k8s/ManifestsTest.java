@@ -20,6 +20,7 @@ import org.folio.sidecar.config.ModuleConfig;
 import org.folio.sidecar.config.SidecarConfig;
 import org.folio.sidecar.config.TenantConfig;
 import org.folio.sidecar.config.TokenConfig;
+import org.folio.sidecar.config.UsersConfig;
 import org.folio.sidecar.support.Manifests;
 import org.junit.jupiter.api.Test;
 
@@ -28,7 +29,7 @@ class ManifestsTest {
 
   private static final List<Class<?>> MAPPINGS = List.of(ModuleConfig.class, KeycloakConfig.class,
     SidecarConfig.class, AuthzCacheConfig.class, EgressConfig.class, TokenConfig.class, TenantConfig.class,
-    EventsConfig.class);
+    EventsConfig.class, UsersConfig.class);
   private static final List<String> READ_BY_PREFIX = List.of("SECRET_STORE_EPHEMERAL_CONTENT_", "QUARKUS_");
 
   @Test

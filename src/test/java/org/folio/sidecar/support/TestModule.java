@@ -32,12 +32,17 @@ public final class TestModule {
           .add(handler("DELETE", "/items/{id}", "items.item.delete"))
           .add(handler("POST", "/uploads", "uploads.post"))
           .add(handler("GET", "/downloads/{name}", "downloads.get"))
-          .add(handler("GET", "/public/info", null))))
+          .add(handler("GET", "/public/info", null))
+          .add(handler("GET", "/items/{id}/loans", "items.loans.get")
+            .put("permissionsDesired", new JsonArray().add("circulation.loans.*").add("items.loans.view")))
+          .add(handler("POST", "/items/{id}/check", "items.check.post")
+            .put("modulePermissions", new JsonArray().add("users.item.get").add("users.collection.get")
+              .add("inventory.items.get")))))
         .add(new JsonObject().put("id", "_tenant").put("version", "2.0").put("interfaceType", "system")
           .put("handlers", new JsonArray().add(handler("POST", "/_/tenant", null)))));
   }
 
-  private static JsonObject handler(String method, String pathPattern, String permission) {
+  static JsonObject handler(String method, String pathPattern, String permission) {
     return new JsonObject()
       .put("methods", new JsonArray().add(method))
       .put("pathPattern", pathPattern)
@@ -56,7 +61,8 @@ public final class TestModule {
       .put("requiredModules", new JsonArray()
         .add(required("mod-users-19.0.0", othersUrl, "users",
           handler("GET", "/users/{id}", "users.item.get"), handler("GET", "/users", "users.collection.get"),
-          handler("POST", "/users/import", "users.import"), handler("POST", "/users/{id}/notes", "users.notes.post")))
+          handler("POST", "/users/import", "users.import"), handler("POST", "/users/{id}/notes", "users.notes.post"),
+          handler("GET", "/users/{id}/desired", "users.desired.get").put("permissionsDesired", new JsonArray().add("users.item*"))))
         .add(required("mod-source-record-storage-5.9.0", othersUrl, "source-storage-records",
           handler("GET", "/source-storage/records/{id}", "srs.get"), handler("POST", "/source-storage/records", "srs.post")))
         .add(required("mod-down-1.0.0", downUrl, "down", handler("GET", "/down/{id}", "down.get"))));

@@ -111,6 +111,7 @@ public final class TestPlatform {
     System.setProperty(PREFIX + "others.port", String.valueOf(others.port()));
     System.setProperty(PREFIX + "dedicated.port", String.valueOf(dedicated.port()));
     System.setProperty(PREFIX + "managers", managers.baseUrl());
+    System.setProperty(PREFIX + "managers.port", String.valueOf(managers.port()));
     System.setProperty(PREFIX + "kafka", kafka);
     // the gateway of the fallback test: the dedicated stub stands in for it
     System.setProperty(PREFIX + "gateway", dedicated.baseUrl());
@@ -186,6 +187,7 @@ public final class TestPlatform {
     config.put("egress.route-overrides-file", overridesFile.toString());
     config.put("tenant.entitlements-url", property("managers"));
     config.put("tenant.tenants-url", property("managers"));
+    config.put("users.keycloak-url", property("managers"));
     var kafka = property("kafka");
     config.put("events.kafka-host", kafka.substring(0, kafka.lastIndexOf(':')));
     config.put("events.kafka-port", kafka.substring(kafka.lastIndexOf(':') + 1));
@@ -216,6 +218,11 @@ public final class TestPlatform {
       names.add(String.format("svc%02d", i));
     }
     return names;
+  }
+
+  /** WireMock playing mgr-tenant-entitlements, mgr-tenants and mod-users-keycloak. */
+  public ModuleStub managers() {
+    return new ModuleStub(Integer.parseInt(property("managers.port")));
   }
 
   public Events events() {
