@@ -56,10 +56,8 @@ public class RoutingTableProvider {
       loaded = true;
       return;
     }
-    var firstLoad = io.vertx.core.Promise.<Void>promise();
-    bootstrapUntilLoaded(1_000, firstLoad);
     refreshTimer = vertx.setPeriodic(egressConfig.discoveryRefreshInterval().toMillis(), id -> reload());
-    StartupWait.awaitFirst(firstLoad.future(), "routes from mgr-applications");
+    StartupWait.loadWithRetry(vertx, this::reload, "routes from mgr-applications");
   }
 
   void stop(@Observes ShutdownEvent event) {
@@ -78,13 +76,6 @@ public class RoutingTableProvider {
       throw new IllegalStateException("MODULE_DESCRIPTOR_PATH '" + location + "' is not a readable module descriptor: "
         + e.getMessage(), e);
     }
-  }
-
-  private void bootstrapUntilLoaded(long delayMillis, io.vertx.core.Promise<Void> done) {
-    reload().onSuccess(loadedRoutes -> done.tryComplete()).onFailure(error -> {
-      LOGGER.warnf("mgr-applications bootstrap failed (%s); retrying in %d ms", error.getMessage(), delayMillis);
-      vertx.setTimer(delayMillis, id -> bootstrapUntilLoaded(Math.min(delayMillis * 2, 60_000), done));
-    });
   }
 
   /** Re-reads the routes from their source now (the events issue calls this on discovery events). */

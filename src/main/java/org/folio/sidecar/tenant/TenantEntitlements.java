@@ -20,7 +20,6 @@ import org.folio.sidecar.config.ModuleConfig;
 import org.folio.sidecar.config.StartupWait;
 import org.folio.sidecar.config.TenantConfig;
 import org.folio.sidecar.token.ServiceTokens;
-import org.jboss.logging.Logger;
 
 /**
  * The tenants entitled to this module, by name. Loaded from mgr-tenant-entitlements (every page, unlike
@@ -30,7 +29,6 @@ import org.jboss.logging.Logger;
 @Singleton
 public class TenantEntitlements {
 
-  private static final Logger LOGGER = Logger.getLogger(TenantEntitlements.class);
 
   private final TenantConfig config;
   private final ModuleConfig module;
@@ -56,10 +54,8 @@ public class TenantEntitlements {
       loaded = true;
       return;
     }
-    var firstLoad = io.vertx.core.Promise.<Void>promise();
-    loadUntilDone(1_000, firstLoad);
     refreshTimer = vertx.setPeriodic(config.refreshInterval().toMillis(), id -> reload());
-    StartupWait.awaitFirst(firstLoad.future(), "tenant entitlements");
+    StartupWait.loadWithRetry(vertx, this::reload, "tenant entitlements");
   }
 
   void stop(@Observes ShutdownEvent event) {
@@ -95,13 +91,6 @@ public class TenantEntitlements {
     var copy = new HashSet<>(enabled);
     copy.remove(tenant);
     enabled = Set.copyOf(copy);
-  }
-
-  private void loadUntilDone(long delayMillis, io.vertx.core.Promise<Void> done) {
-    reload().onSuccess(names -> done.tryComplete()).onFailure(error -> {
-      LOGGER.warnf("Loading tenant entitlements failed (%s); retrying in %d ms", error.getMessage(), delayMillis);
-      vertx.setTimer(delayMillis, id -> loadUntilDone(Math.min(delayMillis * 2, 60_000), done));
-    });
   }
 
   /** Re-reads the entitled tenants; on failure the current set stays. */
