@@ -13,6 +13,8 @@ import io.vertx.core.http.RequestOptions;
 import jakarta.inject.Singleton;
 import java.net.ConnectException;
 import org.folio.sidecar.config.SidecarConfig;
+import org.folio.sidecar.config.TlsConfig;
+import org.folio.sidecar.config.TlsOptions;
 import org.folio.sidecar.error.SidecarError;
 
 /**
@@ -25,12 +27,13 @@ public class RequestForwarder {
   private final HttpClient client;
   private final long timeoutMillis;
 
-  RequestForwarder(Vertx vertx, SidecarConfig config) {
+  RequestForwarder(Vertx vertx, SidecarConfig config, TlsConfig tls) {
     this.timeoutMillis = config.requestTimeout();
+    var options = new HttpClientOptions()
+      .setKeepAlive(true)
+      .setConnectTimeout((int) Math.min(Integer.MAX_VALUE, timeoutMillis));
     this.client = vertx.createHttpClient(
-      new HttpClientOptions()
-        .setKeepAlive(true)
-        .setConnectTimeout((int) Math.min(Integer.MAX_VALUE, timeoutMillis)),
+      TlsOptions.trust(options, tls.forwarding(), tls.verifyHostname(), "SC_CLIENT_TLS_TRUSTSTORE"),
       new PoolOptions().setHttp1MaxSize(500));
   }
 

@@ -7,6 +7,8 @@ import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Named;
 import jakarta.inject.Singleton;
 import org.folio.sidecar.config.KeycloakConfig;
+import org.folio.sidecar.config.TlsConfig;
+import org.folio.sidecar.config.TlsOptions;
 
 /** The one pooled HTTP client every Keycloak call goes through (keys, decisions, tokens). */
 @Singleton
@@ -15,13 +17,14 @@ public class KeycloakClients {
   @Produces
   @Singleton
   @Named("keycloak")
-  WebClient keycloakWebClient(Vertx vertx, KeycloakConfig config) {
+  WebClient keycloakWebClient(Vertx vertx, KeycloakConfig config, TlsConfig tls) {
     var options = new WebClientOptions()
       .setConnectTimeout((int) config.connectTimeout().toMillis())
       .setKeepAlive(true)
       .setMaxPoolSize(50)
       .setUserAgentEnabled(false)
       .setFollowRedirects(false);
-    return WebClient.create(vertx, options);
+    return WebClient.create(vertx, TlsOptions.trust(options, tls.keycloak(), tls.verifyHostname(),
+      "KC_CLIENT_TLS_TRUSTSTORE"));
   }
 }
