@@ -49,4 +49,8 @@ public interface KeycloakConfig {
    */
   @WithDefault("10000")
   long verifiedTokenCacheSize();
+
+  /** SIDECAR_IMPERSONATION_CLIENT_NAME: the client that exchanges tokens for cross-tenant requests. */
+  @WithDefault("impersonation-client")
+  String impersonationClient();
 }

@@ -29,4 +29,8 @@ public interface SidecarConfig {
   /** SIDECAR_ACCESS_LOG_ENABLED: one line per request on the {@code transaction} logger. */
   @WithDefault("true")
   boolean accessLogEnabled();
+
+  /** ALLOW_CROSS_TENANT_REQUESTS: a user token of one tenant may act in another through impersonation (consortia). */
+  @WithDefault("false")
+  boolean allowCrossTenantRequests();
 }

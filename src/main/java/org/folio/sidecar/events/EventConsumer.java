@@ -25,6 +25,7 @@ import org.folio.sidecar.config.EventsConfig;
 import org.folio.sidecar.config.ModuleConfig;
 import org.folio.sidecar.routing.RoutingTableProvider;
 import org.folio.sidecar.tenant.TenantEntitlements;
+import org.folio.sidecar.token.Impersonation;
 import org.folio.sidecar.token.ServiceTokens;
 import org.jboss.logging.Logger;
 
@@ -47,6 +48,7 @@ public class EventConsumer {
   private final AuthorizationCache decisions;
   private final ServiceTokens tokens;
   private final DesiredPermissions desiredPermissions;
+  private final Impersonation impersonation;
   private final MeterRegistry registry;
   private final AtomicInteger assignedPartitions = new AtomicInteger();
   private volatile boolean running;
@@ -54,7 +56,9 @@ public class EventConsumer {
   private Thread thread;
 
   EventConsumer(EventsConfig config, ModuleConfig module, RoutingTableProvider routes, TenantEntitlements entitlements,
-    AuthorizationCache decisions, ServiceTokens tokens, DesiredPermissions desiredPermissions, MeterRegistry registry) {
+    AuthorizationCache decisions, ServiceTokens tokens, DesiredPermissions desiredPermissions,
+    Impersonation impersonation, MeterRegistry registry) {
+    this.impersonation = impersonation;
     this.desiredPermissions = desiredPermissions;
     this.config = config;
     this.module = module;
@@ -170,6 +174,7 @@ public class EventConsumer {
           decisions.invalidateUser(logout.tenant(), logout.userId());
         } else {
           decisions.invalidateSession(logout.tenant(), logout.sessionId());
+          impersonation.invalidateSession(logout.tenant(), logout.userId(), logout.sessionId());
         }
         if (logout.userId() != null) {
           desiredPermissions.invalidateUser(logout.tenant(), logout.userId());

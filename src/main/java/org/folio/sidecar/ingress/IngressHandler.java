@@ -17,6 +17,7 @@ import org.folio.sidecar.forward.RequestForwarder;
 import org.folio.sidecar.forward.Target;
 import org.folio.sidecar.routing.RoutingEntry;
 import org.folio.sidecar.tenant.TenantEntitlements;
+import org.folio.sidecar.token.Impersonation;
 import org.folio.sidecar.token.TokenVerifier;
 import org.folio.sidecar.token.VerifiedToken;
 
@@ -35,12 +36,17 @@ public class IngressHandler {
   private final SelfSignature selfSignature;
   private final TenantEntitlements entitlements;
   private final DesiredPermissions desiredPermissions;
+  private final Impersonation impersonation;
+  private final boolean allowCrossTenant;
   private final Target module;
   private final String sidecarUrl;
 
   IngressHandler(TokenVerifier tokenVerifier, AuthorizationDecider decider,
     RequestForwarder forwarder, SelfSignature selfSignature, TenantEntitlements entitlements,
-    DesiredPermissions desiredPermissions, ModuleConfig moduleConfig, SidecarConfig sidecarConfig) {
+    DesiredPermissions desiredPermissions, Impersonation impersonation, ModuleConfig moduleConfig,
+    SidecarConfig sidecarConfig) {
+    this.impersonation = impersonation;
+    this.allowCrossTenant = sidecarConfig.allowCrossTenantRequests();
     this.entitlements = entitlements;
     this.desiredPermissions = desiredPermissions;
     this.tokenVerifier = tokenVerifier;
@@ -83,15 +89,17 @@ public class IngressHandler {
     }
     return verifyCallers(token, systemToken, tenant).compose(callers -> {
       exchange.userId = callers.user() == null ? null : callers.user().userId();
+      // an impersonated caller reaches the module with the token of this tenant
+      var forwardToken = callers.user() != null ? callers.user().raw() : token;
       if (!entry.requiresAuthorization()) {
-        return forward(exchange, token, callers.user());
+        return forward(exchange, forwardToken, callers.user());
       }
       // as upstream: with a system token present, Keycloak is asked about the system token
       var decisionToken = callers.system() != null ? callers.system() : callers.user();
       if (decisionToken == null) {
         return Future.failedFuture(SidecarError.unauthorized("no valid token"));
       }
-      return authorize(exchange, entry, decisionToken).compose(allowed -> forward(exchange, token, callers.user()));
+      return authorize(exchange, entry, decisionToken).compose(allowed -> forward(exchange, forwardToken, callers.user()));
     });
   }
 
@@ -104,12 +112,24 @@ public class IngressHandler {
    * beside a valid system token (upstream's mod-pubsub case) but then carries no identity to the module.
    */
   private Future<Callers> verifyCallers(String token, String systemToken, String tenant) {
-    var user = token == null ? Future.<VerifiedToken>succeededFuture() : inTenant(tokenVerifier.verify(token), tenant);
+    var user = token == null ? Future.<VerifiedToken>succeededFuture() : userIn(tokenVerifier.verify(token), tenant);
     if (systemToken == null) {
       return user.map(verified -> new Callers(verified, null));
     }
     return inTenant(tokenVerifier.verify(systemToken), tenant).compose(system ->
       user.transform(result -> Future.succeededFuture(new Callers(result.succeeded() ? result.result() : null, system))));
+  }
+
+  /**
+   * A user token for this tenant: its own, or with ALLOW_CROSS_TENANT_REQUESTS, one obtained in this tenant for
+   * the same user (and verified like any other).
+   */
+  private Future<VerifiedToken> userIn(Future<VerifiedToken> verification, String tenant) {
+    if (!allowCrossTenant) {
+      return inTenant(verification, tenant);
+    }
+    return verification.compose(verified -> verified.tenant().equals(tenant) ? Future.succeededFuture(verified)
+      : impersonation.tokenFor(verified, tenant).compose(tokenVerifier::verify));
   }
 
   private static Future<VerifiedToken> inTenant(Future<VerifiedToken> verification, String tenant) {

@@ -20,7 +20,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 public final class CountingHop {
 
-  public enum Kind { UMA, TOKEN, KEYS, OTHER }
+  public enum Kind { UMA, TOKEN, EXCHANGE, INTROSPECT, KEYS, OTHER }
 
   private final Vertx vertx = Vertx.vertx();
   private final HttpClient client = vertx.createHttpClient();
@@ -125,8 +125,12 @@ public final class CountingHop {
     if (path.endsWith("/protocol/openid-connect/certs")) {
       return Kind.KEYS;
     }
+    if (path.endsWith("/protocol/openid-connect/token/introspect")) {
+      return Kind.INTROSPECT;
+    }
     if (path.endsWith("/protocol/openid-connect/token")) {
-      return body.toString().contains("uma-ticket") ? Kind.UMA : Kind.TOKEN;
+      var form = body.toString();
+      return form.contains("uma-ticket") ? Kind.UMA : form.contains("token-exchange") ? Kind.EXCHANGE : Kind.TOKEN;
     }
     return Kind.OTHER;
   }

@@ -91,6 +91,37 @@ public final class FolioRealms {
       .put("users", new JsonArray().add(serviceAccount).add(loginServiceAccount)), 201);
   }
 
+  /**
+   * The impersonation client of a realm, wired as mgr-tenants does it: users-management permissions on, and
+   * the realm-management "impersonate" permission granted to a client policy naming this client.
+   */
+  public void provisionImpersonation(String tenant, String secret) {
+    var permissions = admin.expect("PUT", "/" + tenant + "/users-management-permissions",
+      new JsonObject().put("enabled", true), 200).json();
+    var impersonatePermission = permissions.getJsonObject("scopePermissions").getString("impersonate");
+    var created = admin.expect("POST", "/" + tenant + "/clients", new JsonObject()
+      .put("clientId", "impersonation-client").put("enabled", true).put("secret", secret)
+      .put("clientAuthenticatorType", "client-secret").put("publicClient", false)
+      .put("serviceAccountsEnabled", true).put("standardFlowEnabled", false)
+      .put("attributes", new JsonObject().put("client.use.lightweight.access.token.enabled", "true"))
+      // the login client's mappers, so impersonated tokens carry user_id like any FOLIO user token
+      .put("protocolMappers", new JsonArray()
+        .add(mapper("username", "oidc-usermodel-property-mapper", "username", "sub"))
+        .add(mapper("user_id mapper", "oidc-usermodel-attribute-mapper", "user_id", "user_id"))
+        .add(subjectMapper())), 201, 409);
+    var clientId = created.status() == 201 ? created.createdId()
+      : admin.expect("GET", "/" + tenant + "/clients?clientId=impersonation-client", null, 200).array()
+        .getJsonObject(0).getString("id");
+    var realmManagement = admin.expect("GET", "/" + tenant + "/clients?clientId=realm-management", null, 200).array()
+      .getJsonObject(0).getString("id");
+    var server = "/" + tenant + "/clients/" + realmManagement + "/authz/resource-server";
+    admin.expect("POST", server + "/policy/client", new JsonObject().put("name", "impersonation-policy")
+      .put("logic", "POSITIVE").put("clients", new JsonArray().add(clientId)), 201, 409);
+    var permission = admin.expect("GET", server + "/permission/scope/" + impersonatePermission, null, 200).json();
+    permission.put("policies", new JsonArray().add("impersonation-policy"));
+    admin.expect("PUT", server + "/permission/scope/" + impersonatePermission, permission, 200, 201, 204);
+  }
+
   /** The master realm's backend admin client, as the folio-keycloak image has it (mgr-* calls use its token). */
   public void provisionAdminClient(String secret) {
     admin.expect("POST", "/master/clients", new JsonObject()

@@ -64,7 +64,9 @@ public final class KeycloakServer {
     var log = home.getParent().resolve("keycloak.log");
     var builder = new ProcessBuilder(List.of(home.resolve("bin/kc.sh").toString(), "start-dev",
       "--http-host=127.0.0.1", "--http-port=" + port, "--http-management-port=" + managementPort,
-      "--health-enabled=true", "--hostname=" + hop.url()))
+      "--health-enabled=true", "--hostname=" + hop.url(),
+      // FOLIO's Keycloak image enables these for cross-tenant impersonation (token exchange)
+      "--features=token-exchange:v1,admin-fine-grained-authz:v1"))
       .directory(home.toFile())
       .redirectErrorStream(true)
       .redirectOutput(log.toFile());

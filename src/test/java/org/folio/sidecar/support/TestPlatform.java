@@ -304,6 +304,16 @@ public final class TestPlatform {
     return List.copyOf(names);
   }
 
+  public static final String IMPERSONATION_SECRET = "impersonation-secret-0123456789";
+
+  /** Beta's impersonation client (token exchange), provisioned on first use. */
+  public synchronized void impersonationInBeta() {
+    if (System.getProperty(PREFIX + "impersonation") == null) {
+      new FolioRealms(keycloakAdmin).provisionImpersonation("beta", IMPERSONATION_SECRET);
+      System.setProperty(PREFIX + "impersonation", "provisioned");
+    }
+  }
+
   public synchronized String shortLivedTenant() {
     if (System.getProperty(PREFIX + "short-lived") == null) {
       new FolioRealms(keycloakAdmin).provisionServiceOnly(SHORT_LIVED, SHORT_LIFESPAN_SECONDS);
