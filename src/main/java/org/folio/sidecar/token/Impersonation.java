@@ -3,6 +3,8 @@ package org.folio.sidecar.token;
 import com.github.benmanes.caffeine.cache.AsyncCache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import com.github.benmanes.caffeine.cache.Expiry;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.binder.cache.CaffeineStatsCounter;
 import io.vertx.core.Future;
 import io.vertx.core.MultiMap;
 import io.vertx.ext.web.client.WebClient;
@@ -41,17 +43,19 @@ public class Impersonation {
   private final ServiceTokens serviceTokens;
   private final String keycloakUrl;
   private final String usersUrl;
-  private final AsyncCache<SessionKey, Boolean> active = Caffeine.newBuilder()
-    .maximumSize(100_000).expireAfterWrite(Duration.ofMinutes(1)).buildAsync();
-  private final AsyncCache<UserKey, String> usernames = Caffeine.newBuilder()
-    .maximumSize(100_000).expireAfterWrite(Duration.ofMinutes(5)).buildAsync();
-  private final AsyncCache<UserKey, Exchanged> exchanged = Caffeine.newBuilder()
-    .maximumSize(100_000)
-    .expireAfter(Expiry.<UserKey, Exchanged>writing((key, token) -> Duration.ofNanos(token.lifetimeNanos())))
-    .buildAsync();
+  private final AsyncCache<SessionKey, Boolean> active;
+  private final AsyncCache<UserKey, String> usernames;
+  private final AsyncCache<UserKey, Exchanged> exchanged;
 
   Impersonation(@Named("keycloak") WebClient client, KeycloakConfig keycloak, TokenConfig tokenConfig,
-    UsersConfig users, SecretStore secrets, ServiceTokens serviceTokens) {
+    UsersConfig users, SecretStore secrets, ServiceTokens serviceTokens, MeterRegistry registry) {
+    this.active = measured(Caffeine.newBuilder().maximumSize(100_000).expireAfterWrite(Duration.ofMinutes(1)),
+      registry, "sidecar.impersonation.introspections");
+    this.usernames = measured(Caffeine.newBuilder().maximumSize(100_000).expireAfterWrite(Duration.ofMinutes(5)),
+      registry, "sidecar.impersonation.users");
+    this.exchanged = measured(Caffeine.newBuilder().maximumSize(100_000)
+      .expireAfter(Expiry.<UserKey, Exchanged>writing((key, token) -> Duration.ofNanos(token.lifetimeNanos()))),
+      registry, "sidecar.impersonation.tokens");
     this.client = client;
     this.keycloak = keycloak;
     this.tokenConfig = tokenConfig;
@@ -59,6 +63,15 @@ public class Impersonation {
     this.serviceTokens = serviceTokens;
     this.keycloakUrl = ConfigValidator.withoutTrailingSlash(keycloak.url());
     this.usersUrl = ConfigValidator.withoutTrailingSlash(users.keycloakUrl());
+  }
+
+  private static <K, V> AsyncCache<K, V> measured(Caffeine<? super K, ? super V> builder, MeterRegistry registry,
+    String name) {
+    var stats = new CaffeineStatsCounter(registry, name);
+    @SuppressWarnings("unchecked")
+    AsyncCache<K, V> cache = ((Caffeine<K, V>) builder).recordStats(() -> stats).buildAsync();
+    stats.registerSizeMetric(cache.synchronous());
+    return cache;
   }
 
   /** A token of {@code tenant} for the user of {@code origin}; fails with 401 when that user's session is over. */
