@@ -4,7 +4,6 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import io.vertx.core.Future;
 import io.vertx.core.MultiMap;
-import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.json.JsonArray;
@@ -17,7 +16,6 @@ import org.folio.sidecar.SidecarRouter;
 import org.folio.sidecar.config.EgressConfig;
 import org.folio.sidecar.error.SidecarError;
 import org.folio.sidecar.forward.Exchange;
-import org.folio.sidecar.forward.HopByHopHeaders;
 import org.folio.sidecar.forward.OkapiHeaders;
 import org.folio.sidecar.forward.RequestForwarder;
 import org.folio.sidecar.forward.Target;
@@ -108,13 +106,8 @@ public class EgressHandler {
   }
 
   private static MultiMap headers(Exchange exchange, String serviceToken, ModuleRoutes routes) {
-    var request = exchange.request;
-    var headers = MultiMap.caseInsensitiveMultiMap().setAll(request.headers());
-    HopByHopHeaders.strip(headers);
-    headers.remove(HttpHeaders.HOST);
-    headers.remove(OkapiHeaders.SIGNATURE);
+    var headers = exchange.forwardHeaders();
     headers.set(OkapiHeaders.SYSTEM_TOKEN, serviceToken);
-    headers.set(OkapiHeaders.REQUEST_ID, exchange.requestId);
     if (exchange.entry != null && !exchange.entry.permissionsDesired().isEmpty()) {
       headers.set(OkapiHeaders.PERMISSIONS,
         new JsonArray(routes.modulePermissionsFor(exchange.entry.permissionsDesired())).encode());

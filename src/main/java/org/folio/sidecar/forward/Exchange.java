@@ -1,5 +1,7 @@
 package org.folio.sidecar.forward;
 
+import io.vertx.core.MultiMap;
+import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpServerRequest;
 import org.folio.sidecar.routing.RoutingEntry;
 
@@ -19,6 +21,19 @@ public final class Exchange {
   public RoutingEntry entry;
   public long moduleStartNanos;
   public long moduleAnsweredNanos;
+
+  /**
+   * The caller's headers as they may be passed on: hop-by-hop headers, Host and any caller-sent self signature
+   * dropped, the request id set. Each direction adds its own (tokens, identity) on top.
+   */
+  public MultiMap forwardHeaders() {
+    var headers = MultiMap.caseInsensitiveMultiMap().setAll(request.headers());
+    HopByHopHeaders.strip(headers);
+    headers.remove(HttpHeaders.HOST);
+    headers.remove(OkapiHeaders.SIGNATURE);
+    headers.set(OkapiHeaders.REQUEST_ID, requestId);
+    return headers;
+  }
 
   public Exchange(HttpServerRequest request, long startNanos) {
     this.request = request;

@@ -2,7 +2,6 @@ package org.folio.sidecar.ingress;
 
 import io.vertx.core.Future;
 import io.vertx.core.MultiMap;
-import io.vertx.core.http.HttpHeaders;
 import jakarta.inject.Singleton;
 import org.folio.sidecar.authz.AuthorizationDecider;
 import org.folio.sidecar.authz.AuthorizationRequest;
@@ -11,7 +10,6 @@ import org.folio.sidecar.config.ModuleConfig;
 import org.folio.sidecar.config.SidecarConfig;
 import org.folio.sidecar.error.SidecarError;
 import org.folio.sidecar.forward.Exchange;
-import org.folio.sidecar.forward.HopByHopHeaders;
 import org.folio.sidecar.forward.OkapiHeaders;
 import org.folio.sidecar.forward.RequestForwarder;
 import org.folio.sidecar.forward.Target;
@@ -148,16 +146,12 @@ public class IngressHandler {
   }
 
   private Future<Void> forward(Exchange exchange, String token, VerifiedToken verified) {
-    var request = exchange.request;
-    var headers = MultiMap.caseInsensitiveMultiMap().setAll(request.headers());
-    HopByHopHeaders.strip(headers);
-    headers.remove(HttpHeaders.HOST);
+    var headers = exchange.forwardHeaders();
     headers.remove(OkapiHeaders.AUTHORIZATION);
     // identity and permissions reach the module only from what the sidecar verified itself
     headers.remove(OkapiHeaders.USER_ID);
     headers.remove(OkapiHeaders.PERMISSIONS);
     headers.set(OkapiHeaders.SIGNATURE, selfSignature.value());
-    headers.set(OkapiHeaders.REQUEST_ID, exchange.requestId);
     headers.set(OkapiHeaders.URL, sidecarUrl);
     if (token != null) {
       headers.set(OkapiHeaders.TOKEN, token);

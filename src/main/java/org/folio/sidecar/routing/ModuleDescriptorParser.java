@@ -17,10 +17,6 @@ public final class ModuleDescriptorParser {
   private ModuleDescriptorParser() {
   }
 
-  public static RoutingTable parse(JsonObject document) {
-    return parseRoutes(document).ingress();
-  }
-
   public static ModuleRoutes parseRoutes(JsonObject document) {
     var module = document.containsKey("module") ? document.getJsonObject("module") : document;
     var ownId = module.getString("moduleId", module.getString("id", ""));

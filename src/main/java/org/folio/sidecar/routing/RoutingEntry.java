@@ -23,7 +23,6 @@ public record RoutingEntry(
   Map<String, String> permissionByMethod) {
 
   public static final String TIMER_INTERFACE = "_timer";
-  public static final String TENANT_INTERFACE = "_tenant";
   public static final String SYSTEM_TYPE = "system";
 
   public static RoutingEntry of(String moduleId, String interfaceId, String interfaceType, String staticPath,
@@ -49,10 +48,6 @@ public record RoutingEntry(
 
   public boolean isTimer() {
     return TIMER_INTERFACE.equals(interfaceId);
-  }
-
-  public boolean isTenantInterface() {
-    return TENANT_INTERFACE.equals(interfaceId);
   }
 
   /** System interfaces ({@code _tenant} and the like) are called by the platform without a user; {@code _timer} is the exception. */

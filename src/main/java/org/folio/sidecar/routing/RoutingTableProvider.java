@@ -102,10 +102,6 @@ public class RoutingTableProvider {
     return routes;
   }
 
-  public RoutingTable ingress() {
-    return routes.ingress();
-  }
-
   /** False until the first bootstrap succeeded; requests meanwhile get 503. */
   public boolean loaded() {
     return loaded;

@@ -12,8 +12,4 @@ public record VerifiedToken(
   String userId,
   String sessionId,
   long expiresAtSeconds) {
-
-  public boolean isServiceToken() {
-    return userId == null && sessionId == null;
-  }
 }

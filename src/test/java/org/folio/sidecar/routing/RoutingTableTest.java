@@ -59,12 +59,12 @@ class RoutingTableTest {
 
   @Test
   void permissionIsStaticPathAndMethodAndPathWinsOverPattern() {
-    var table = ModuleDescriptorParser.parse(new JsonObject("""
+    var table = ModuleDescriptorParser.parseRoutes(new JsonObject("""
       {"provides":[{"id":"items","handlers":[
         {"methods":["GET","PUT"],"pathPattern":"/items/{id}","permissionsRequired":["items.get"]},
         {"methods":["POST"],"path":"/items","pathPattern":"/items*","permissionsRequired":["items.post"]}]},
        {"id":"_timer","interfaceType":"system","handlers":[{"methods":["POST"],"pathPattern":"/items/expire"}]}]}
-      """));
+      """)).ingress();
 
     assertThat(table.lookup("PUT", "/items/7").permission("PUT")).isEqualTo("/items/{id}#PUT");
     assertThat(table.lookup("POST", "/items").permission("POST")).isEqualTo("/items#POST");
@@ -75,10 +75,10 @@ class RoutingTableTest {
 
   @Test
   void bootstrapShapeIsAccepted() {
-    var table = ModuleDescriptorParser.parse(new JsonObject("""
+    var table = ModuleDescriptorParser.parseRoutes(new JsonObject("""
       {"module":{"moduleId":"mod-a-1.0","interfaces":[{"id":"a","endpoints":[
         {"methods":["GET"],"pathPattern":"/a/{id}","permissionsRequired":[]}]}]}}
-      """));
+      """)).ingress();
     var entry = table.lookup("GET", "/a/1");
     assertThat(entry).isNotNull();
     assertThat(entry.requiresAuthorization()).isFalse();

@@ -116,7 +116,7 @@ public final class KeycloakServer {
   private void stop() {
     process.destroy();
     try {
-      if (!process.waitFor(30, TimeUnit.SECONDS)) {
+      if (!process.waitFor(15, TimeUnit.SECONDS)) {
         process.descendants().forEach(ProcessHandle::destroyForcibly);
         process.destroyForcibly();
       }
