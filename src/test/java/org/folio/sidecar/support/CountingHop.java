@@ -23,7 +23,10 @@ public final class CountingHop {
   public enum Kind { UMA, TOKEN, EXCHANGE, INTROSPECT, KEYS, OTHER }
 
   private final Vertx vertx = Vertx.vertx();
-  private final HttpClient client = vertx.createHttpClient();
+  // wide enough that the hop never queues the sidecars' UMA calls under load
+  private final HttpClient client = vertx.createHttpClient(new io.vertx.core.http.HttpClientOptions(),
+    new io.vertx.core.http.PoolOptions().setHttp1MaxSize(200));
+  private final java.util.Set<String> decisionKeys = java.util.concurrent.ConcurrentHashMap.newKeySet();
   private final int port;
   private final int targetPort;
   private final Map<Kind, AtomicInteger> counts = new EnumMap<>(Kind.class);
@@ -97,11 +100,36 @@ public final class CountingHop {
 
   public void resetCounts() {
     counts.values().forEach(count -> count.set(0));
+    decisionKeys.clear();
+  }
+
+  /**
+   * How many different questions the UMA calls since the last reset asked: (realm, client, subject, session,
+   * permission), what a decision depends on. The fewest UMA calls any cache could have made.
+   */
+  public int distinctDecisionKeys() {
+    return decisionKeys.size();
+  }
+
+  private static String decisionKey(HttpServerRequest request, Buffer body) {
+    var authorization = String.valueOf(request.getHeader("authorization"));
+    var parts = authorization.split("\\.");
+    var claims = parts.length == 3
+      ? new io.vertx.core.json.JsonObject(new String(java.util.Base64.getUrlDecoder().decode(parts[1])))
+      : new io.vertx.core.json.JsonObject();
+    var permission = java.net.URLDecoder.decode(body.toString(), java.nio.charset.StandardCharsets.UTF_8)
+      .replaceAll(".*permission=([^&]*).*", "$1");
+    return String.join("|", request.path(), claims.getString("azp", ""), claims.getString("sub", ""),
+      claims.getString("sid", ""), permission);
   }
 
   private void relay(HttpServerRequest request) {
     request.body().onSuccess(body -> {
-      counts.get(classify(request, body)).incrementAndGet();
+      var kind = classify(request, body);
+      counts.get(kind).incrementAndGet();
+      if (kind == Kind.UMA) {
+        decisionKeys.add(decisionKey(request, body));
+      }
       var options = new RequestOptions().setMethod(request.method()).setHost("127.0.0.1").setPort(targetPort)
         .setURI(request.uri()).setHeaders(request.headers());
       client.request(options)

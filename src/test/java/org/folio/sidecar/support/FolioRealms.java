@@ -64,16 +64,7 @@ public final class FolioRealms {
   public void provisionServiceOnly(String tenant, int lifespanSeconds) {
     admin.expect("DELETE", "/" + tenant, null, 204, 404);
     var login = loginClient(tenant, TestTenant.User.of(tenant, "nobody"));
-    var serviceClient = new JsonObject()
-      .put("clientId", SERVICE_CLIENT).put("enabled", true).put("secret", TestTenant.SERVICE_SECRET)
-      .put("clientAuthenticatorType", "client-secret").put("publicClient", false)
-      .put("serviceAccountsEnabled", true).put("standardFlowEnabled", false)
-      .put("attributes", new JsonObject().put("client.use.lightweight.access.token.enabled", "true"))
-      .put("protocolMappers", new JsonArray().add(subjectMapper()));
-    var serviceAccount = new JsonObject().put("username", "service-account-" + SERVICE_CLIENT).put("enabled", true)
-      .put("serviceAccountClientId", SERVICE_CLIENT).put("realmRoles", new JsonArray().add("System"));
-    var loginServiceAccount = new JsonObject().put("username", "service-account-" + tenant + "-login-application")
-      .put("enabled", true).put("serviceAccountClientId", tenant + "-login-application");
+    var serviceClient = serviceClient();
     // the user policy of the full provisioning names a user this realm does not have
     var policies = login.getJsonObject("authorizationSettings").getJsonArray("policies");
     var systemOnly = new JsonArray();
@@ -88,7 +79,26 @@ public final class FolioRealms {
       .put("realm", tenant).put("enabled", true).put("accessTokenLifespan", lifespanSeconds)
       .put("roles", new JsonObject().put("realm", new JsonArray().add(new JsonObject().put("name", "System"))))
       .put("clients", new JsonArray().add(login).add(serviceClient))
-      .put("users", new JsonArray().add(serviceAccount).add(loginServiceAccount)), 201);
+      .put("users", serviceAccounts(tenant)), 201);
+  }
+
+  /** The module-access client, whose client-credentials tokens are the tenant's service tokens. */
+  public static JsonObject serviceClient() {
+    return new JsonObject()
+      .put("clientId", SERVICE_CLIENT).put("enabled", true).put("secret", TestTenant.SERVICE_SECRET)
+      .put("clientAuthenticatorType", "client-secret").put("publicClient", false)
+      .put("serviceAccountsEnabled", true).put("standardFlowEnabled", false)
+      .put("attributes", new JsonObject().put("client.use.lightweight.access.token.enabled", "true"))
+      .put("protocolMappers", new JsonArray().add(subjectMapper()));
+  }
+
+  /** The service accounts of a full-JSON realm: the module-access client's holds role System. */
+  public static JsonArray serviceAccounts(String tenant) {
+    return new JsonArray()
+      .add(new JsonObject().put("username", "service-account-" + SERVICE_CLIENT).put("enabled", true)
+        .put("serviceAccountClientId", SERVICE_CLIENT).put("realmRoles", new JsonArray().add("System")))
+      .add(new JsonObject().put("username", "service-account-" + tenant + "-login-application")
+        .put("enabled", true).put("serviceAccountClientId", tenant + "-login-application"));
   }
 
   /**
@@ -171,7 +181,7 @@ public final class FolioRealms {
     return java.net.URLEncoder.encode(value, java.nio.charset.StandardCharsets.UTF_8).replace("+", "%20");
   }
 
-  private void enableUnmanagedAttributes(String tenant) {
+  public void enableUnmanagedAttributes(String tenant) {
     var profile = admin.expect("GET", "/" + tenant + "/users/profile", null, 200).json();
     profile.put("unmanagedAttributePolicy", "ENABLED");
     admin.expect("PUT", "/" + tenant + "/users/profile", profile, 200);
@@ -189,14 +199,7 @@ public final class FolioRealms {
 
   private static JsonObject loginClient(String tenant, TestTenant.User allowed) {
     var resources = new JsonArray();
-    var policies = new JsonArray()
-      .add(new JsonObject().put("type", "role").put("name", "System role policy").put("logic", "POSITIVE")
-        .put("decisionStrategy", "UNANIMOUS")
-        .put("config", new JsonObject().put("roles", "[{\"id\":\"System\",\"required\":false}]").put("fetchRoles", "true")))
-      .add(new JsonObject().put("type", "scope").put("name", "System role permission").put("logic", "POSITIVE")
-        .put("decisionStrategy", "UNANIMOUS")
-        .put("config", new JsonObject().put("scopes", new JsonArray(SCOPES).encode())
-          .put("applyPolicies", "[\"System role policy\"]")))
+    var policies = systemRolePolicies()
       .add(new JsonObject().put("type", "user").put("name", userPolicy(allowed)).put("logic", "POSITIVE")
         .put("config", new JsonObject().put("users", new JsonArray().add(allowed.username()).encode())));
     for (var resource : moduleResources().entrySet()) {
@@ -209,6 +212,23 @@ public final class FolioRealms {
       }
       resources.add(new JsonObject().put("name", resource.getKey()).put("scopes", scopes));
     }
+    return loginClient(tenant, resources, policies);
+  }
+
+  /** The role policy for System and the permission granting it every scope of every resource. */
+  public static JsonArray systemRolePolicies() {
+    return new JsonArray()
+      .add(new JsonObject().put("type", "role").put("name", "System role policy").put("logic", "POSITIVE")
+        .put("decisionStrategy", "UNANIMOUS")
+        .put("config", new JsonObject().put("roles", "[{\"id\":\"System\",\"required\":false}]").put("fetchRoles", "true")))
+      .add(new JsonObject().put("type", "scope").put("name", "System role permission").put("logic", "POSITIVE")
+        .put("decisionStrategy", "UNANIMOUS")
+        .put("config", new JsonObject().put("scopes", new JsonArray(SCOPES).encode())
+          .put("applyPolicies", "[\"System role policy\"]")));
+  }
+
+  /** The tenant's login client with authorization services holding {@code resources} and {@code policies}. */
+  public static JsonObject loginClient(String tenant, JsonArray resources, JsonArray policies) {
     var scopes = new JsonArray();
     SCOPES.forEach(scope -> scopes.add(new JsonObject().put("name", scope)));
     return new JsonObject()
@@ -263,7 +283,7 @@ public final class FolioRealms {
     return resources;
   }
 
-  private static JsonObject mapper(String name, String type, String attribute, String claim) {
+  public static JsonObject mapper(String name, String type, String attribute, String claim) {
     var config = new JsonObject()
       .put("user.attribute", attribute)
       .put("claim.name", claim).put("jsonType.label", "String")
@@ -273,7 +293,7 @@ public final class FolioRealms {
       .put("config", config);
   }
 
-  private static JsonObject subjectMapper() {
+  public static JsonObject subjectMapper() {
     return new JsonObject().put("name", "Subject (sub)").put("protocol", "openid-connect")
       .put("protocolMapper", "oidc-sub-mapper")
       .put("config", new JsonObject().put("access.token.claim", "true").put("introspection.token.claim", "true")
@@ -281,12 +301,7 @@ public final class FolioRealms {
   }
 
   private void createServiceClient(String tenant) {
-    var created = admin.expect("POST", "/" + tenant + "/clients", new JsonObject()
-      .put("clientId", SERVICE_CLIENT).put("enabled", true).put("secret", TestTenant.SERVICE_SECRET)
-      .put("clientAuthenticatorType", "client-secret").put("publicClient", false)
-      .put("serviceAccountsEnabled", true).put("standardFlowEnabled", false)
-      .put("attributes", new JsonObject().put("client.use.lightweight.access.token.enabled", "true"))
-      .put("protocolMappers", new JsonArray().add(subjectMapper())), 201);
+    var created = admin.expect("POST", "/" + tenant + "/clients", serviceClient(), 201);
     var serviceAccount = admin.expect("GET", "/" + tenant + "/clients/" + created.createdId() + "/service-account-user",
       null, 200).json();
     var systemRole = admin.expect("GET", "/" + tenant + "/roles/System", null, 200).json();

@@ -17,6 +17,8 @@ public final class KeycloakAdmin {
 
   private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
   private final String baseUrl;
+  private String adminToken;
+  private long adminTokenRenewAt;
 
   public KeycloakAdmin(String baseUrl) {
     this.baseUrl = baseUrl;
@@ -43,9 +45,15 @@ public final class KeycloakAdmin {
       .POST(HttpRequest.BodyPublishers.ofString(encode(form))).build()).statusCode();
   }
 
-  private String adminToken() {
-    return token("master", Map.of("grant_type", "password", "client_id", "admin-cli", "username", "admin",
-      "password", "admin")).getString("access_token");
+  /** The admin's token, reused while it has 10 s left: each login costs Keycloak a full password hash. */
+  private synchronized String adminToken() {
+    if (adminToken == null || System.nanoTime() > adminTokenRenewAt) {
+      var answer = token("master", Map.of("grant_type", "password", "client_id", "admin-cli", "username", "admin",
+        "password", "admin"));
+      adminToken = answer.getString("access_token");
+      adminTokenRenewAt = System.nanoTime() + (answer.getLong("expires_in", 60L) - 10) * 1_000_000_000L;
+    }
+    return adminToken;
   }
 
   /** Calls the Admin REST API ({@code path} below {@code /admin/realms}); returns status, body and Location. */

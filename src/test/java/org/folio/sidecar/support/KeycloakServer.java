@@ -52,6 +52,11 @@ public final class KeycloakServer {
     return hop;
   }
 
+  /** The server's process (kc.sh and the JVM it starts), for measuring what Keycloak costs. */
+  public ProcessHandle process() {
+    return process.toHandle();
+  }
+
   private static KeycloakServer start() {
     var home = Path.of(System.getProperty("keycloak.home", "target/keycloak/keycloak-26.4.7")).toAbsolutePath();
     if (!Files.isExecutable(home.resolve("bin/kc.sh"))) {

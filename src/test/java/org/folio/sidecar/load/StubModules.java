@@ -1,0 +1,181 @@
+package org.folio.sidecar.load;
+
+import io.vertx.core.Future;
+import io.vertx.core.MultiMap;
+import io.vertx.core.Vertx;
+import io.vertx.core.VertxOptions;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpClient;
+import io.vertx.core.http.HttpClientOptions;
+import io.vertx.core.http.HttpMethod;
+import io.vertx.core.http.HttpServer;
+import io.vertx.core.http.HttpServerRequest;
+import io.vertx.core.http.PoolOptions;
+import io.vertx.core.http.RequestOptions;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Function;
+
+/**
+ * The other FOLIO services of the load run, in one Vert.x instance: the six modules, each answering after a
+ * fixed service time; mgr-applications, mgr-tenant-entitlements and mgr-tenants; and the place discovery names
+ * for mod-source-record-storage, which only a request that missed its route override would reach.
+ * Circulation and inventory call the other modules through their own sidecar's egress, as real modules do.
+ */
+final class StubModules implements AutoCloseable {
+
+  /** One egress call of a chain: method, path from the caller's user id and the request's item, body or null. */
+  private record Call(HttpMethod method, Function<String[], String> path, Buffer body) {
+  }
+
+  private static final Buffer RECORD = Buffer.buffer(new JsonObject().put("id", UUID.randomUUID().toString())
+    .put("status", new JsonObject().put("name", "Available")).put("barcode", "000123456").encode());
+  /** A MARC-like record of about 4 KB, what data import sends to source-record-storage per record. */
+  private static final Buffer MARC = Buffer.buffer(new JsonObject().put("recordType", "MARC_BIB")
+    .put("rawRecord", "x".repeat(4000)).encode());
+
+  private static final List<Call> CHECK_OUT = List.of(
+    new Call(HttpMethod.GET, ids -> "/users/" + ids[0], null),
+    new Call(HttpMethod.GET, ids -> "/manualblocks?query=userId%3D%3D" + ids[0], null),
+    new Call(HttpMethod.GET, ids -> "/inventory/items?query=barcode%3D%3D" + ids[1], null),
+    new Call(HttpMethod.GET, ids -> "/loan-policy-storage/loan-policies/" + ids[1], null),
+    new Call(HttpMethod.GET, ids -> "/request-storage/requests?query=itemId%3D%3D" + ids[1], null),
+    new Call(HttpMethod.POST, ids -> "/loan-storage/loans", RECORD),
+    new Call(HttpMethod.PUT, ids -> "/item-storage/items/" + ids[1], RECORD));
+  private static final List<Call> CHECK_IN = List.of(
+    new Call(HttpMethod.GET, ids -> "/inventory/items?query=barcode%3D%3D" + ids[1], null),
+    new Call(HttpMethod.GET, ids -> "/loan-storage/loans?query=itemId%3D%3D" + ids[1], null),
+    new Call(HttpMethod.PUT, ids -> "/loan-storage/loans/" + ids[1], RECORD),
+    new Call(HttpMethod.GET, ids -> "/request-storage/requests?query=itemId%3D%3D" + ids[1], null),
+    new Call(HttpMethod.PUT, ids -> "/item-storage/items/" + ids[1], RECORD),
+    new Call(HttpMethod.GET, ids -> "/accounts?query=loanId%3D%3D" + ids[1], null),
+    new Call(HttpMethod.GET, ids -> "/users/" + ids[0], null));
+  private static final List<Call> IMPORT = List.of(
+    new Call(HttpMethod.POST, ids -> "/source-storage/records", MARC),
+    new Call(HttpMethod.POST, ids -> "/instance-storage/instances", RECORD));
+
+  private final Vertx vertx = Vertx.vertx(new VertxOptions().setEventLoopPoolSize(2));
+  private final HttpClient client = vertx.createHttpClient(new HttpClientOptions().setKeepAlive(true),
+    new PoolOptions().setHttp1MaxSize(200));
+  private final List<HttpServer> servers = new ArrayList<>();
+  private final long serviceMillis;
+  private final AtomicLong discoveryHits = new AtomicLong();
+
+  StubModules(long serviceMillis) {
+    this.serviceMillis = serviceMillis;
+  }
+
+  /** Starts the module {@code name} on {@code port}; circulation and inventory call out through {@code ownSidecar}. */
+  void startModule(String name, int port, String ownSidecar) {
+    listen(port, request -> request.body().onSuccess(body -> {
+      var path = request.path();
+      if (name.equals(CirculationModules.CIRCULATION.name())) {
+        chain(request, ownSidecar, path.endsWith("check-out-by-barcode") ? CHECK_OUT : CHECK_IN);
+      } else if (name.equals(CirculationModules.INVENTORY.name()) && path.equals("/inventory/import")) {
+        chain(request, ownSidecar, IMPORT);
+      } else {
+        answerLater(request, request.method() == HttpMethod.POST ? 201 : 200, RECORD);
+      }
+    }));
+  }
+
+  /** mgr-applications, mgr-tenant-entitlements and mgr-tenants for the run's modules and tenants. */
+  void startManagers(int port, Map<String, String> discovery, List<String> tenants) {
+    var entitlements = new JsonArray();
+    var tenantList = new JsonArray();
+    for (var tenant : tenants) {
+      var id = UUID.nameUUIDFromBytes(tenant.getBytes()).toString();
+      entitlements.add(new JsonObject().put("applicationId", "app-circulation-1.0.0").put("tenantId", id)
+        .put("modules", new JsonArray()));
+      tenantList.add(new JsonObject().put("id", id).put("name", tenant));
+    }
+    var entitlementsBody = new JsonObject().put("entitlements", entitlements).put("totalRecords", entitlements.size())
+      .toBuffer();
+    var tenantsBody = new JsonObject().put("tenants", tenantList).put("totalRecords", tenantList.size()).toBuffer();
+    listen(port, request -> {
+      var path = request.path();
+      var response = request.response().putHeader("content-type", "application/json");
+      if (path.startsWith("/modules/")) {
+        var module = CirculationModules.ALL.stream().filter(m -> path.equals("/modules/" + m.id())).findFirst();
+        if (module.isEmpty()) {
+          response.setStatusCode(404).end("{}");
+          return;
+        }
+        response.end(CirculationModules.bootstrap(module.get(), discovery).toBuffer());
+      } else if (path.startsWith("/entitlements/modules/")) {
+        boolean firstPage = "0".equals(request.getParam("offset", "0"));
+        response.end(firstPage ? entitlementsBody
+          : new JsonObject().put("entitlements", new JsonArray()).put("totalRecords", entitlements.size()).toBuffer());
+      } else if (path.equals("/tenants")) {
+        response.end(tenantsBody);
+      } else {
+        response.setStatusCode(404).end("{}");
+      }
+    });
+  }
+
+  /** Where discovery says source-record-storage is: only a request that ignored the route override lands here. */
+  void startDiscoveryTrap(int port) {
+    listen(port, request -> {
+      discoveryHits.incrementAndGet();
+      request.response().setStatusCode(503).end("{\"message\":\"shared deployment: the route override was missed\"}");
+    });
+  }
+
+  long discoveryHits() {
+    return discoveryHits.get();
+  }
+
+  private void chain(HttpServerRequest request, String sidecar, List<Call> calls) {
+    var ids = new String[] {request.getHeader("x-okapi-user-id"), UUID.randomUUID().toString()};
+    var headers = MultiMap.caseInsensitiveMultiMap()
+      .add("x-okapi-tenant", request.getHeader("x-okapi-tenant"))
+      .add("x-okapi-token", String.valueOf(request.getHeader("x-okapi-token")))
+      .add("x-okapi-request-id", String.valueOf(request.getHeader("x-okapi-request-id")))
+      .add("content-type", "application/json");
+    Future<Void> done = Future.succeededFuture();
+    for (var call : calls) {
+      done = done.compose(ignored -> send(sidecar, call, ids, headers));
+    }
+    done.onSuccess(ignored -> answerLater(request, request.method() == HttpMethod.POST ? 201 : 200, RECORD))
+      .onFailure(error -> request.response().setStatusCode(500)
+        .end(new JsonObject().put("message", error.getMessage()).encode()));
+  }
+
+  private Future<Void> send(String sidecar, Call call, String[] ids, MultiMap headers) {
+    var path = call.path().apply(ids);
+    var options = new RequestOptions().setAbsoluteURI(sidecar + path).setMethod(call.method()).setHeaders(headers)
+      .setTimeout(30_000);
+    return client.request(options)
+      .compose(outgoing -> call.body() == null ? outgoing.send() : outgoing.send(call.body()))
+      .compose(response -> response.body().compose(body -> response.statusCode() / 100 == 2
+        ? Future.<Void>succeededFuture()
+        : Future.failedFuture(call.method() + " " + path.replaceAll("\\?.*", "") + " answered "
+          + response.statusCode() + ": " + body)));
+  }
+
+  private void answerLater(HttpServerRequest request, int status, Buffer body) {
+    vertx.setTimer(serviceMillis, id -> request.response().setStatusCode(status)
+      .putHeader("content-type", "application/json").end(body));
+  }
+
+  private void listen(int port, io.vertx.core.Handler<HttpServerRequest> handler) {
+    try {
+      servers.add(vertx.createHttpServer().requestHandler(handler).listen(port, "127.0.0.1")
+        .toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS));
+    } catch (Exception e) {
+      throw new IllegalStateException("cannot listen on " + port, e);
+    }
+  }
+
+  @Override
+  public void close() {
+    vertx.close();
+  }
+}
