@@ -222,6 +222,6 @@ final class AbReport {
   }
 
   private void line(String format, Object... args) {
-    text.append(String.format(Locale.ROOT, format, args)).append('\n');
+    text.append(args.length == 0 ? format : String.format(Locale.ROOT, format, args)).append('\n');
   }
 }

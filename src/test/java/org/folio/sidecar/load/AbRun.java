@@ -31,7 +31,7 @@ public final class AbRun {
 
   /** The size of a run. The default fits 10 minutes on 2 cores, quick 3 minutes; tiny is CI's smoke run. */
   record Profile(String name, int tenants, int usersPerTenant, int durationSeconds, double rate, double importRate,
-                 int tokenLifespanSeconds, double overheadRate, int overheadSeconds) {
+                 int tokenLifespanSeconds, double overheadRate, int overheadSeconds, int warmUpSeconds) {
   }
 
   /** One fleet's results. */
@@ -41,9 +41,9 @@ public final class AbRun {
   }
 
   static final Map<String, Profile> PROFILES = Map.of(
-    "default", new Profile("default", 60, 3, 150, 6, 2, 60, 1000, 15),
-    "quick", new Profile("quick", 20, 2, 45, 5, 1.5, 30, 500, 8),
-    "tiny", new Profile("tiny", 3, 2, 15, 2, 1, 20, 100, 4));
+    "default", new Profile("default", 60, 3, 150, 4, 2, 60, 1000, 15, 15),
+    "quick", new Profile("quick", 16, 2, 35, 4, 1.5, 30, 500, 5, 5),
+    "tiny", new Profile("tiny", 3, 2, 15, 2, 1, 20, 100, 4, 3));
   static final int STUB_SERVICE_MILLIS = 2;
   static final String ADMIN_SECRET = "backend-admin-secret-0123456789";
   static final String SIDECAR_JVM_OPTIONS = "-Xms64m -Xmx256m";
@@ -82,6 +82,7 @@ public final class AbRun {
       tenants.add(LoadRealms.tenantName(i));
     }
     var users = provision(new LoadRealms(keycloak.admin()), tenants, profile);
+    var warmUser = new LoadRealms(keycloak.admin()).provision(WarmUp.TENANT, 1, 600).getFirst();
     log("realms ready after %d s: %d users", elapsed(started), users.size());
 
     var modulePorts = new HashMap<String, Integer>();
@@ -106,9 +107,11 @@ public final class AbRun {
         stubs.startModule(module.name(), modulePorts.get(module.name()), discovery.get(module.name()));
       }
       stubs.startDiscoveryTrap(trapPort);
-      stubs.startManagers(managersPort, discovery, tenants);
+      var entitled = new ArrayList<>(tenants);
+      entitled.add(WarmUp.TENANT);
+      stubs.startManagers(managersPort, discovery, entitled);
       tokens.start(tokensPort);
-      var platform = new SidecarFleet.Platform(keycloak.hop().url(), "http://127.0.0.1:" + managersPort, tenants,
+      var platform = new SidecarFleet.Platform(keycloak.hop().url(), "http://127.0.0.1:" + managersPort, entitled,
         ADMIN_SECRET, TestTenant.SERVICE_SECRET);
       var ownBuild = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
       ownBuild.addAll(Arrays.asList(SIDECAR_JVM_OPTIONS.split(" ")));
@@ -130,7 +133,13 @@ public final class AbRun {
         log("%s: starting 6 sidecars (%s)", variant, String.join(" ", command));
         try (var fleet = SidecarFleet.start(command, env, platform, modulePorts, sidecarPorts, overrides,
           out.resolve("logs"))) {
-          log("%s: sidecars ready after %d s; Gatling for %d s", variant, elapsed(started), profile.durationSeconds());
+          var warmToken = keycloak.admin().token(WarmUp.TENANT, Map.of("grant_type", "password",
+            "client_id", WarmUp.TENANT + "-login-application", "client_secret", TestTenant.LOGIN_SECRET,
+            "username", warmUser.username(), "password", TestTenant.PASSWORD)).getString("access_token");
+          int warmFailures = WarmUp.run(workload.get("load.circulation"), workload.get("load.inventory"), warmToken,
+            profile.warmUpSeconds());
+          log("%s: sidecars ready and warmed up (%d failed) after %d s; Gatling for %d s", variant, warmFailures,
+            elapsed(started), profile.durationSeconds());
           keycloak.hop().resetCounts();
           long trapBefore = stubs.discoveryHits();
           var sidecarMeter = ProcessMeter.start(fleet.processes());

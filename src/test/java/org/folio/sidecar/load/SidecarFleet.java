@@ -68,7 +68,7 @@ final class SidecarFleet implements AutoCloseable {
         env.putAll(perModule.getOrDefault(module.name(), Map.of()));
         fleet.processes.put(module.name(), builder.start());
       }
-      fleet.awaitReady(Duration.ofSeconds(180));
+      fleet.awaitReady(Duration.ofSeconds(90));
       return fleet;
     } catch (IOException | RuntimeException e) {
       fleet.close();

@@ -75,10 +75,12 @@ final class StubModules implements AutoCloseable {
   void startModule(String name, int port, String ownSidecar) {
     listen(port, request -> request.body().onSuccess(body -> {
       var path = request.path();
-      if (name.equals(CirculationModules.CIRCULATION.name())) {
-        chain(request, ownSidecar, path.endsWith("check-out-by-barcode") ? CHECK_OUT : CHECK_IN);
+      if (path.equals("/circulation/check-out-by-barcode")) {
+        chain(request, ownSidecar, CHECK_OUT, 201);
+      } else if (path.equals("/circulation/check-in-by-barcode")) {
+        chain(request, ownSidecar, CHECK_IN, 200);
       } else if (name.equals(CirculationModules.INVENTORY.name()) && path.equals("/inventory/import")) {
-        chain(request, ownSidecar, IMPORT);
+        chain(request, ownSidecar, IMPORT, 201);
       } else {
         answerLater(request, request.method() == HttpMethod.POST ? 201 : 200, RECORD);
       }
@@ -132,7 +134,7 @@ final class StubModules implements AutoCloseable {
     return discoveryHits.get();
   }
 
-  private void chain(HttpServerRequest request, String sidecar, List<Call> calls) {
+  private void chain(HttpServerRequest request, String sidecar, List<Call> calls, int status) {
     var ids = new String[] {request.getHeader("x-okapi-user-id"), UUID.randomUUID().toString()};
     var headers = MultiMap.caseInsensitiveMultiMap()
       .add("x-okapi-tenant", request.getHeader("x-okapi-tenant"))
@@ -143,7 +145,7 @@ final class StubModules implements AutoCloseable {
     for (var call : calls) {
       done = done.compose(ignored -> send(sidecar, call, ids, headers));
     }
-    done.onSuccess(ignored -> answerLater(request, request.method() == HttpMethod.POST ? 201 : 200, RECORD))
+    done.onSuccess(ignored -> answerLater(request, status, RECORD))
       .onFailure(error -> request.response().setStatusCode(500)
         .end(new JsonObject().put("message", error.getMessage()).encode()));
   }
