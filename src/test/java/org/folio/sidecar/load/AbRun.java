@@ -37,13 +37,14 @@ public final class AbRun {
   /** One fleet's results. */
   record VariantResult(String name, String command, Map<String, GatlingRun.Stats> stats,
                        Map<CountingHop.Kind, Integer> keycloakCalls, int distinctDecisionKeys, long[] cacheHitsMisses,
-                       ProcessMeter.Usage sidecars, ProcessMeter.Usage keycloak, long discoveryHits) {
+                       double steadyUmaPerSecond, ProcessMeter.Usage sidecars, ProcessMeter.Usage keycloak,
+                       long discoveryHits) {
   }
 
   static final Map<String, Profile> PROFILES = Map.of(
-    "default", new Profile("default", 60, 3, 150, 4, 2, 60, 1000, 15, 15),
-    "quick", new Profile("quick", 16, 2, 35, 4, 1.5, 30, 500, 5, 5),
-    "tiny", new Profile("tiny", 3, 2, 15, 2, 1, 20, 100, 4, 3));
+    "default", new Profile("default", 60, 3, 150, 4, 2, 60, 1000, 8, 15),
+    "quick", new Profile("quick", 16, 2, 35, 4, 1.5, 30, 500, 3, 5),
+    "tiny", new Profile("tiny", 3, 2, 15, 2, 1, 20, 100, 2, 3));
   static final int STUB_SERVICE_MILLIS = 2;
   static final String ADMIN_SECRET = "backend-admin-secret-0123456789";
   static final String SIDECAR_JVM_OPTIONS = "-Xms64m -Xmx256m";
@@ -144,16 +145,19 @@ public final class AbRun {
           long trapBefore = stubs.discoveryHits();
           var sidecarMeter = ProcessMeter.start(fleet.processes());
           var keycloakMeter = ProcessMeter.start(List.of(keycloak.process()));
+          var steady = SteadyState.sample(() -> keycloak.hop().count(CountingHop.Kind.UMA), stubs::moduleRequests);
           var stats = GatlingRun.run(project, workload, out.resolve("logs/gatling-" + variant + ".log"),
             out.resolve("gatling-" + variant));
           var sidecarUsage = sidecarMeter.stop();
           var keycloakUsage = keycloakMeter.stop();
+          double steadyUma = steady.stop();
           var calls = new EnumMap<CountingHop.Kind, Integer>(CountingHop.Kind.class);
           for (var kind : CountingHop.Kind.values()) {
             calls.put(kind, keycloak.hop().count(kind));
           }
           results.add(new VariantResult(variant, String.join(" ", command), stats, calls,
-            keycloak.hop().distinctDecisionKeys(), fleet.decisionCacheHitsAndMisses(), sidecarUsage, keycloakUsage,
+            keycloak.hop().distinctDecisionKeys(), fleet.decisionCacheHitsAndMisses(), steadyUma, sidecarUsage,
+            keycloakUsage,
             stubs.discoveryHits() - trapBefore));
           log("%s: done after %d s", variant, elapsed(started));
           if (!baseline) {
@@ -182,7 +186,7 @@ public final class AbRun {
     properties.put("load.overhead.sidecar", fleet.url(users));
     var nginx = Nginx.start(nginxPort, modulePorts.get(users), out.resolve("nginx"));
     nginx.ifPresent(ignored -> properties.put("load.overhead.nginx", "http://127.0.0.1:" + nginxPort));
-    log("overhead: %s rps for %d s each: direct, sidecar%s", profile.overheadRate(), profile.overheadSeconds(),
+    log("overhead: %s rps, two rounds of %d s per path: direct, sidecar%s", profile.overheadRate(), profile.overheadSeconds(),
       nginx.isPresent() ? ", nginx" : " (nginx not installed)");
     try {
       return GatlingRun.run(project, properties, out.resolve("logs/gatling-overhead.log"),

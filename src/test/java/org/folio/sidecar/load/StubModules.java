@@ -66,6 +66,7 @@ final class StubModules implements AutoCloseable {
   private final List<HttpServer> servers = new ArrayList<>();
   private final long serviceMillis;
   private final AtomicLong discoveryHits = new AtomicLong();
+  private final AtomicLong moduleRequests = new AtomicLong();
 
   StubModules(long serviceMillis) {
     this.serviceMillis = serviceMillis;
@@ -75,6 +76,9 @@ final class StubModules implements AutoCloseable {
   void startModule(String name, int port, String ownSidecar) {
     listen(port, request -> request.body().onSuccess(body -> {
       var path = request.path();
+      if (!path.startsWith("/admin/")) {
+        moduleRequests.incrementAndGet();
+      }
       if (path.equals("/circulation/check-out-by-barcode")) {
         chain(request, ownSidecar, CHECK_OUT, 201);
       } else if (path.equals("/circulation/check-in-by-barcode")) {
@@ -128,6 +132,11 @@ final class StubModules implements AutoCloseable {
       discoveryHits.incrementAndGet();
       request.response().setStatusCode(503).end("{\"message\":\"shared deployment: the route override was missed\"}");
     });
+  }
+
+  /** Requests the modules have received, health probes aside. */
+  long moduleRequests() {
+    return moduleRequests.get();
   }
 
   long discoveryHits() {

@@ -39,7 +39,8 @@ public class CirculationSimulation extends Simulation {
   private static final String SIDECAR = System.getProperty("load.overhead.sidecar", "");
   private static final String NGINX = System.getProperty("load.overhead.nginx", "");
   private static final double OVERHEAD_RATE = Double.parseDouble(System.getProperty("load.overhead.rate", "1000"));
-  private static final int OVERHEAD_DURATION = Integer.parseInt(System.getProperty("load.overhead.duration", "20"));
+  /** Seconds of each of a path's two overhead phases. */
+  private static final int OVERHEAD_DURATION = Integer.parseInt(System.getProperty("load.overhead.duration", "8"));
 
   private final CurrentTokens tokens = CurrentTokens.polling(TOKENS);
   private final AtomicLong items = new AtomicLong();
@@ -57,20 +58,25 @@ public class CirculationSimulation extends Simulation {
       populations.add(transaction("import", INVENTORY + "/inventory/import", 201)
         .injectOpen(constantUsersPerSec(IMPORT_RATE).during(DURATION)));
     }
-    // the overhead phases run one after another, so each has the machine to itself
+    // the overhead phases run one after another, so each has the machine to itself, in two rounds of opposite
+    // order, so that no path always comes first or last; each path's statistics cover both of its rounds
+    var order = new ArrayList<>(List.of(Map.entry("nginx", NGINX), Map.entry("sidecar", SIDECAR),
+      Map.entry("direct", DIRECT)));
+    order.removeIf(target -> target.getValue().isEmpty());
+    var phases = new ArrayList<Map.Entry<String, String>>(order);
+    phases.addAll(order.reversed());
     PopulationBuilder chained = null;
-    for (var target : List.of(Map.entry("nginx", NGINX), Map.entry("sidecar", SIDECAR), Map.entry("direct", DIRECT))) {
-      if (!target.getValue().isEmpty()) {
-        var phase = overhead(target.getKey(), target.getValue())
-          .injectOpen(nothingFor(Duration.ofSeconds(2)), constantUsersPerSec(OVERHEAD_RATE).during(OVERHEAD_DURATION));
-        chained = chained == null ? phase : phase.andThen(chained);
-      }
+    for (int i = phases.size() - 1; i >= 0; i--) {
+      var target = phases.get(i);
+      var phase = overhead(target.getKey() + "-" + (i < order.size() ? 1 : 2), target.getKey(), target.getValue())
+        .injectOpen(nothingFor(Duration.ofSeconds(1)), constantUsersPerSec(OVERHEAD_RATE).during(OVERHEAD_DURATION));
+      chained = chained == null ? phase : phase.andThen(chained);
     }
     if (chained != null) {
       populations.add(chained);
     }
     setUp(populations).protocols(protocol)
-      .maxDuration(Duration.ofSeconds(DURATION + 3L * (OVERHEAD_DURATION + 2) + 60));
+      .maxDuration(Duration.ofSeconds(DURATION + 6L * (OVERHEAD_DURATION + 1) + 60));
   }
 
   private ScenarioBuilder transaction(String name, String url, int expectedStatus) {
@@ -80,8 +86,8 @@ public class CirculationSimulation extends Simulation {
   }
 
   /** One user's GET of a user record, the same request whichever way it goes: a warm-cache hit at the sidecar. */
-  private ScenarioBuilder overhead(String name, String baseUrl) {
-    return scenario(name).feed(tokens.first())
+  private ScenarioBuilder overhead(String scenario, String name, String baseUrl) {
+    return scenario(scenario).feed(tokens.first())
       .exec(http(name).get(baseUrl + "/users/#{userId}").check(status().is(200)));
   }
 

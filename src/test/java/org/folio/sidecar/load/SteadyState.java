@@ -1,0 +1,58 @@
+package org.folio.sidecar.load;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.LongSupplier;
+
+/**
+ * UMA calls per second in the last third of a workload, when every cache has met every key it will see:
+ * what a long-running sidecar costs Keycloak, apart from the one-off cost of a cold cache. Samples a counter
+ * every second while the stub modules show traffic.
+ */
+final class SteadyState {
+
+  private record Sample(long umaCalls, long moduleRequests) {
+  }
+
+  private final List<Sample> samples = new ArrayList<>();
+  private final Thread sampler;
+
+  private SteadyState(LongSupplier umaCalls, LongSupplier moduleRequests) {
+    sampler = Thread.ofPlatform().daemon().name("steady-state").start(() -> {
+      while (true) {
+        synchronized (samples) {
+          samples.add(new Sample(umaCalls.getAsLong(), moduleRequests.getAsLong()));
+        }
+        try {
+          Thread.sleep(1000);
+        } catch (InterruptedException e) {
+          return;
+        }
+      }
+    });
+  }
+
+  static SteadyState sample(LongSupplier umaCalls, LongSupplier moduleRequests) {
+    return new SteadyState(umaCalls, moduleRequests);
+  }
+
+  /** Stops sampling; returns UMA calls per second over the last third of the seconds that had traffic. */
+  double stop() {
+    sampler.interrupt();
+    synchronized (samples) {
+      int first = -1;
+      int last = -1;
+      for (int i = 1; i < samples.size(); i++) {
+        if (samples.get(i).moduleRequests() > samples.get(i - 1).moduleRequests()) {
+          first = first < 0 ? i - 1 : first;
+          last = i;
+        }
+      }
+      if (first < 0 || last - first < 3) {
+        return Double.NaN;
+      }
+      int from = last - (last - first) / 3;
+      return (double) (samples.get(last).umaCalls() - samples.get(from).umaCalls()) / (last - from);
+    }
+  }
+}
