@@ -33,7 +33,7 @@ final class AbReport {
     report.line("");
     report.line("Run %s on %d cores, loopback only, %d s in all. Profile **%s**: %d tenants x %d staff users, %d s of "
         + "workload per variant: check-out and check-in at %s/s each, data import at %s/s. Access tokens live %d s; "
-        + "users refresh at 70 %% of that (%d refreshes, %d failed), keeping their session. Stub modules answer after "
+        + "users refresh every 70 %% of that, their first refreshes spread evenly (%d refreshes, %d failed), keeping their session. Stub modules answer after "
         + "%d ms. Each sidecar: `%s`.",
       LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm")),
       Runtime.getRuntime().availableProcessors(), wallTime.toSeconds(), profile.name(), profile.tenants(),
@@ -138,10 +138,11 @@ final class AbReport {
     if (overhead.isEmpty()) {
       report.line("Not measured.");
     } else {
-      report.line("`GET /users/{id}` of one user at %s requests/s, one path at a time: nginx, sidecar, direct, then "
-        + "direct, sidecar, nginx, %d s each, so each row covers %d s in two rounds. The stub answers after %d ms; "
-        + "the sidecar's decision is a cache hit.", number(profile.overheadRate()), profile.overheadSeconds(),
-        2 * profile.overheadSeconds(), AbRun.STUB_SERVICE_MILLIS);
+      report.line("`GET /users/{id}` of one user at %s requests/s, one path at a time, %d s each, in %d rounds of "
+        + "alternating order (nginx, sidecar, direct, then direct, sidecar, nginx, ...), so each row covers %d s. The "
+        + "stub answers after %d ms; the sidecar's decision is a cache hit.", number(profile.overheadRate()),
+        profile.overheadSeconds(), profile.overheadRounds(), profile.overheadRounds() * profile.overheadSeconds(),
+        AbRun.STUB_SERVICE_MILLIS);
       report.line("");
       report.line("| path | requests | errors | p50 ms | p75 ms | p95 ms | p99 ms | max ms |");
       report.line("|---|---:|---:|---:|---:|---:|---:|---:|");

@@ -17,8 +17,9 @@ import org.folio.sidecar.support.KeycloakAdmin;
 import org.folio.sidecar.support.TestTenant;
 
 /**
- * The users' side of token refresh: every user logs in once and then refreshes its session's token at 70 % of
- * its lifetime, as FOLIO's UI does, so tokens keep their session and change their {@code exp}. The load
+ * The users' side of token refresh: every user logs in once and then refreshes its session's token every 70 % of
+ * its lifetime, as FOLIO's UI does, so tokens keep their session and change their {@code exp}. The first
+ * refreshes are spread evenly over that period. The load
  * generator reads the current tokens from {@code GET /tokens}. Talks to Keycloak directly, not through the
  * counting hop: only the sidecars' calls are counted.
  */
@@ -45,7 +46,12 @@ final class UserTokens implements AutoCloseable {
       logins.set(i, keycloak.token(user.tenant(), Map.of("grant_type", "password",
         "client_id", user.tenant() + "-login-application", "client_secret", TestTenant.LOGIN_SECRET,
         "username", user.username(), "password", TestTenant.PASSWORD)));
-      scheduleRefresh(i);
+    }
+    // spread over the refresh period: users of a real library log in at different times, and refreshes all due
+    // at once would be bursts of Keycloak work that neither variant would see in production
+    for (int i = 0; i < users.size(); i++) {
+      long periodMillis = refreshPeriodMillis(i);
+      scheduleRefresh(i, periodMillis * (i + 1) / users.size());
     }
     server = HttpServer.create(new InetSocketAddress("127.0.0.1", port), 16);
     server.createContext("/tokens", exchange -> {
@@ -76,9 +82,13 @@ final class UserTokens implements AutoCloseable {
     return failures.get();
   }
 
-  private void scheduleRefresh(int index) {
-    long lifetimeMillis = logins.get(index).getLong("expires_in") * 1000;
-    refresher.schedule(() -> refresh(index), lifetimeMillis * 7 / 10, TimeUnit.MILLISECONDS);
+  /** 70 % of the current token's lifetime. */
+  private long refreshPeriodMillis(int index) {
+    return logins.get(index).getLong("expires_in") * 1000 * 7 / 10;
+  }
+
+  private void scheduleRefresh(int index, long delayMillis) {
+    refresher.schedule(() -> refresh(index), delayMillis, TimeUnit.MILLISECONDS);
   }
 
   private void refresh(int index) {
@@ -91,7 +101,7 @@ final class UserTokens implements AutoCloseable {
     } catch (RuntimeException e) {
       failures.incrementAndGet();
     }
-    scheduleRefresh(index);
+    scheduleRefresh(index, refreshPeriodMillis(index));
   }
 
   @Override

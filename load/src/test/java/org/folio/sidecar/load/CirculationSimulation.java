@@ -39,8 +39,10 @@ public class CirculationSimulation extends Simulation {
   private static final String SIDECAR = System.getProperty("load.overhead.sidecar", "");
   private static final String NGINX = System.getProperty("load.overhead.nginx", "");
   private static final double OVERHEAD_RATE = Double.parseDouble(System.getProperty("load.overhead.rate", "1000"));
-  /** Seconds of each of a path's two overhead phases. */
-  private static final int OVERHEAD_DURATION = Integer.parseInt(System.getProperty("load.overhead.duration", "8"));
+  /** Seconds of each overhead phase. */
+  private static final int OVERHEAD_DURATION = Integer.parseInt(System.getProperty("load.overhead.duration", "4"));
+  /** Rounds of overhead phases, each round one phase per path. */
+  private static final int OVERHEAD_ROUNDS = Integer.parseInt(System.getProperty("load.overhead.rounds", "4"));
 
   private final CurrentTokens tokens = CurrentTokens.polling(TOKENS);
   private final AtomicLong items = new AtomicLong();
@@ -58,17 +60,21 @@ public class CirculationSimulation extends Simulation {
       populations.add(transaction("import", INVENTORY + "/inventory/import", 201)
         .injectOpen(constantUsersPerSec(IMPORT_RATE).during(DURATION)));
     }
-    // the overhead phases run one after another, so each has the machine to itself, in two rounds of opposite
-    // order, so that no path always comes first or last; each path's statistics cover both of its rounds
+    // the overhead phases run one after another, so each has the machine to itself, in short rounds of
+    // alternating order, so that no path always comes first or last and a passing stall of the shared machine
+    // (another process's GC, say) lands on one short phase rather than on one path's whole sample; each path's
+    // statistics cover all of its rounds
     var order = new ArrayList<>(List.of(Map.entry("nginx", NGINX), Map.entry("sidecar", SIDECAR),
       Map.entry("direct", DIRECT)));
     order.removeIf(target -> target.getValue().isEmpty());
-    var phases = new ArrayList<Map.Entry<String, String>>(order);
-    phases.addAll(order.reversed());
+    var phases = new ArrayList<Map.Entry<String, String>>();
+    for (int round = 0; round < OVERHEAD_ROUNDS; round++) {
+      phases.addAll(round % 2 == 0 ? order : order.reversed());
+    }
     PopulationBuilder chained = null;
     for (int i = phases.size() - 1; i >= 0; i--) {
       var target = phases.get(i);
-      var phase = overhead(target.getKey() + "-" + (i < order.size() ? 1 : 2), target.getKey(), target.getValue())
+      var phase = overhead(target.getKey() + "-" + (i / order.size() + 1), target.getKey(), target.getValue())
         .injectOpen(nothingFor(Duration.ofSeconds(1)), constantUsersPerSec(OVERHEAD_RATE).during(OVERHEAD_DURATION));
       chained = chained == null ? phase : phase.andThen(chained);
     }
@@ -76,7 +82,7 @@ public class CirculationSimulation extends Simulation {
       populations.add(chained);
     }
     setUp(populations).protocols(protocol)
-      .maxDuration(Duration.ofSeconds(DURATION + 6L * (OVERHEAD_DURATION + 1) + 60));
+      .maxDuration(Duration.ofSeconds(DURATION + (long) phases.size() * (OVERHEAD_DURATION + 1) + 60));
   }
 
   private ScenarioBuilder transaction(String name, String url, int expectedStatus) {
