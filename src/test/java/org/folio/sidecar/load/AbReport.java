@@ -24,7 +24,7 @@ final class AbReport {
   }
 
   static Path write(Path out, AbRun.Profile profile, List<AbRun.VariantResult> results,
-                    Map<String, GatlingRun.Stats> overhead, Duration wallTime, int refreshes, int refreshFailures)
+                    AbRun.Overhead overhead, Duration wallTime, int refreshes, int refreshFailures)
     throws IOException {
     var report = new AbReport();
     var base = results.get(0);
@@ -98,6 +98,22 @@ final class AbReport {
     }
     report.line("");
 
+    report.line("## Time the sidecars added, from their access logs");
+    report.line("");
+    report.line("Every request each sidecar handled during the workload, ingress and egress: its total time less the "
+      + "module's (on egress, the target's) time. This is where a decision-cache miss shows: a Keycloak call inside "
+      + "the sidecar's own time.");
+    report.line("");
+    report.line("| variant | requests | p50 ms | p99 ms | p99.9 ms | max ms |");
+    report.line("|---|---:|---:|---:|---:|---:|");
+    for (var result : results) {
+      var added = result.sidecarsAdded();
+      report.line(added.count() == 0 ? "| %s | n/a (another log format) | | | | |".formatted(result.name())
+        : "| %s | %d | %s | %s | %s | %s |".formatted(result.name(), added.count(), millis(added.p50()),
+          millis(added.p99()), millis(added.p999()), millis(added.max())));
+    }
+    report.line("");
+
     report.line("## Resources during the workload");
     report.line("");
     report.line("| variant | sidecars CPU s (6 processes) | sidecars peak RSS MB (sum of 6) | Keycloak CPU s | Keycloak peak RSS MB |");
@@ -121,6 +137,10 @@ final class AbReport {
         report.ratio(name + " p99 ms", b.p99(), o.p99());
       }
     }
+    if (base.sidecarsAdded().count() > 0 && opt.sidecarsAdded().count() > 0) {
+      report.ratioMillis("time added per sidecar pass, p50 ms", base.sidecarsAdded().p50(), opt.sidecarsAdded().p50());
+      report.ratioMillis("time added per sidecar pass, p99 ms", base.sidecarsAdded().p99(), opt.sidecarsAdded().p99());
+    }
     report.ratio("UMA decisions", base.keycloakCalls().get(Kind.UMA), opt.keycloakCalls().get(Kind.UMA));
     report.ratio("sidecars CPU s", base.sidecars().cpuSeconds(), opt.sidecars().cpuSeconds());
     report.ratio("Keycloak CPU s", base.keycloak().cpuSeconds(), opt.keycloak().cpuSeconds());
@@ -135,7 +155,7 @@ final class AbReport {
 
     report.line("## Hit-path overhead");
     report.line("");
-    if (overhead.isEmpty()) {
+    if (overhead.paths().isEmpty()) {
       report.line("Not measured.");
     } else {
       report.line("`GET /users/{id}` of one user at %s requests/s, one path at a time, %d s each, in %d rounds of "
@@ -147,11 +167,17 @@ final class AbReport {
       report.line("| path | requests | errors | p50 ms | p75 ms | p95 ms | p99 ms | max ms |");
       report.line("|---|---:|---:|---:|---:|---:|---:|---:|");
       for (var name : List.of("direct", "sidecar", "nginx")) {
-        var stats = overhead.get(name);
+        var stats = overhead.paths().get(name);
         report.line(stats == null ? "| %s | not run | | | | | | |".formatted(name)
           : "| %s | %d | %d | %d | %d | %d | %d | %d |".formatted(name, stats.total(), stats.ko(), stats.p50(),
             stats.p75(), stats.p95(), stats.p99(), stats.max()));
       }
+      var added = overhead.sidecarAdded();
+      report.line("");
+      report.line("Gatling's figures hold whole milliseconds and every stall of the shared machine. What the sidecar "
+        + "itself added to these requests, from its access log (total less module time), over %d requests: p50 %s ms, "
+        + "p99 %s ms, p99.9 %s ms, max %s ms.", added.count(), millis(added.p50()), millis(added.p99()),
+        millis(added.p999()), millis(added.max()));
     }
     report.line("");
 
@@ -175,17 +201,17 @@ final class AbReport {
         bOut.p50(), percent(bOut.p50() - oOut.p50(), bOut.p50())), oOut.p50() <= bOut.p50() * 0.7);
     }
     long errors = results.stream().flatMap(r -> r.stats().values().stream()).mapToLong(GatlingRun.Stats::ko).sum()
-      + overhead.values().stream().mapToLong(GatlingRun.Stats::ko).sum();
+      + overhead.paths().values().stream().mapToLong(GatlingRun.Stats::ko).sum();
     report.target("0 errors", errors + " failed requests", errors == 0);
-    var sidecar = overhead.get("sidecar");
-    var nginx = overhead.get("nginx");
+    var sidecar = overhead.paths().get("sidecar");
+    var nginx = overhead.paths().get("nginx");
     if (sidecar != null && nginx != null) {
       report.target("sidecar hit-path p99 within 1.5x of nginx's", "%d ms vs %d ms".formatted(sidecar.p99(), nginx.p99()),
         sidecar.p99() <= nginx.p99() * 1.5);
     }
     report.line("");
     report.line("Gatling's HTML reports: `gatling-baseline/`, `gatling-optimized/`, `gatling-overhead/` beside this file "
-      + "(not committed); logs in `logs/`.");
+      + "(not committed); logs in `logs/`, the sidecars' in `logs/baseline/` and `logs/optimized/`.");
 
     var file = out.resolve("report.md");
     Files.writeString(file, report.text);
@@ -217,8 +243,17 @@ final class AbReport {
       baseline == 0 ? "n/a" : String.format(Locale.ROOT, "%.2f", optimized / baseline));
   }
 
+  private void ratioMillis(String figure, long baselineMicros, long optimizedMicros) {
+    line("| %s | %s | %s | %s |", figure, millis(baselineMicros), millis(optimizedMicros),
+      baselineMicros == 0 ? "n/a" : String.format(Locale.ROOT, "%.2f", (double) optimizedMicros / baselineMicros));
+  }
+
   private void target(String target, String figure, boolean met) {
     line("| %s | %s | %s |", target, figure, met ? "yes" : "**no**");
+  }
+
+  private static String millis(long micros) {
+    return String.format(Locale.ROOT, "%.3f", micros / 1000.0);
   }
 
   private static String percent(double part, double whole) {

@@ -35,11 +35,16 @@ public final class AbRun {
                  int warmUpSeconds) {
   }
 
+  /** The hit-path overhead: Gatling's figures per path, and what the sidecar's access log says it added. */
+  record Overhead(Map<String, GatlingRun.Stats> paths, AddedTime.Percentiles sidecarAdded) {
+    static final Overhead NONE = new Overhead(Map.of(), new AddedTime.Percentiles(0, 0, 0, 0, 0));
+  }
+
   /** One fleet's results. */
   record VariantResult(String name, String command, Map<String, GatlingRun.Stats> stats,
                        Map<CountingHop.Kind, Integer> keycloakCalls, int distinctDecisionKeys, long[] cacheHitsMisses,
                        double steadyUmaPerSecond, ProcessMeter.Usage sidecars, ProcessMeter.Usage keycloak,
-                       long discoveryHits) {
+                       long discoveryHits, AddedTime.Percentiles sidecarsAdded) {
   }
 
   static final Map<String, Profile> PROFILES = Map.of(
@@ -129,14 +134,14 @@ public final class AbRun {
       workload.put("load.duration", String.valueOf(profile.durationSeconds()));
 
       var results = new ArrayList<VariantResult>();
-      Map<String, GatlingRun.Stats> overhead = Map.of();
+      var overhead = Overhead.NONE;
       for (var variant : List.of("baseline", "optimized")) {
         boolean baseline = variant.equals("baseline");
         var command = baseline ? baselineCommand.orElse(ownBuild) : ownBuild;
         var env = Map.of("SIDECAR_AUTHZ_CACHE_MODE", baseline ? "legacy" : "optimized");
         log("%s: starting 6 sidecars (%s)", variant, String.join(" ", command));
         try (var fleet = SidecarFleet.start(command, env, platform, modulePorts, sidecarPorts, overrides,
-          out.resolve("logs"))) {
+          out.resolve("logs").resolve(variant))) {
           var warmToken = keycloak.admin().token(WarmUp.TENANT, Map.of("grant_type", "password",
             "client_id", WarmUp.TENANT + "-login-application", "client_secret", TestTenant.LOGIN_SECRET,
             "username", warmUser.username(), "password", TestTenant.PASSWORD)).getString("access_token");
@@ -148,6 +153,7 @@ public final class AbRun {
           long trapBefore = stubs.discoveryHits();
           var sidecarMeter = ProcessMeter.start(fleet.processes());
           var keycloakMeter = ProcessMeter.start(List.of(keycloak.process()));
+          var added = AddedTime.from(CirculationModules.ALL.stream().map(module -> fleet.log(module.name())).toList());
           var steady = SteadyState.sample(() -> keycloak.hop().count(CountingHop.Kind.UMA), stubs::moduleRequests);
           var stats = GatlingRun.run(project, workload, out.resolve("logs/gatling-" + variant + ".log"),
             out.resolve("gatling-" + variant));
@@ -160,8 +166,7 @@ public final class AbRun {
           }
           results.add(new VariantResult(variant, String.join(" ", command), stats, calls,
             keycloak.hop().distinctDecisionKeys(), fleet.decisionCacheHitsAndMisses(), steadyUma, sidecarUsage,
-            keycloakUsage,
-            stubs.discoveryHits() - trapBefore));
+            keycloakUsage, stubs.discoveryHits() - trapBefore, added.read("")));
           log("%s: done after %d s", variant, elapsed(started));
           if (!baseline) {
             overhead = overhead(project, profile, fleet, modulePorts, workload, out);
@@ -176,9 +181,8 @@ public final class AbRun {
     }
   }
 
-  private static Map<String, GatlingRun.Stats> overhead(Path project, Profile profile, SidecarFleet fleet,
-                                                        Map<String, Integer> modulePorts, Map<String, String> workload,
-                                                        Path out) throws Exception {
+  private static Overhead overhead(Path project, Profile profile, SidecarFleet fleet, Map<String, Integer> modulePorts,
+                                   Map<String, String> workload, Path out) throws Exception {
     var users = CirculationModules.USERS.name();
     int nginxPort = FreePorts.next();
     var properties = new LinkedHashMap<>(workload);
@@ -192,9 +196,11 @@ public final class AbRun {
     nginx.ifPresent(ignored -> properties.put("load.overhead.nginx", "http://127.0.0.1:" + nginxPort));
     log("overhead: %s rps, %d rounds of %d s per path: direct, sidecar%s", profile.overheadRate(),
       profile.overheadRounds(), profile.overheadSeconds(), nginx.isPresent() ? ", nginx" : " (nginx not installed)");
+    var added = AddedTime.from(List.of(fleet.log(users)));
     try {
-      return GatlingRun.run(project, properties, out.resolve("logs/gatling-overhead.log"),
+      var paths = GatlingRun.run(project, properties, out.resolve("logs/gatling-overhead.log"),
         out.resolve("gatling-overhead"));
+      return new Overhead(paths, added.read("GET /users/"));
     } finally {
       nginx.ifPresent(Nginx::close);
     }

@@ -5,6 +5,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -30,9 +31,11 @@ final class SidecarFleet implements AutoCloseable {
 
   private final Map<String, Process> processes = new HashMap<>();
   private final Map<String, Integer> ports;
+  private final Path logDir;
 
-  private SidecarFleet(Map<String, Integer> ports) {
+  private SidecarFleet(Map<String, Integer> ports, Path logDir) {
     this.ports = ports;
+    this.logDir = logDir;
   }
 
   /**
@@ -42,12 +45,13 @@ final class SidecarFleet implements AutoCloseable {
   static SidecarFleet start(List<String> command, Map<String, String> variantEnv, Platform platform,
                             Map<String, Integer> modulePorts, Map<String, Integer> sidecarPorts,
                             Map<String, Map<String, String>> perModule, Path logDir) throws IOException {
-    var fleet = new SidecarFleet(sidecarPorts);
+    Files.createDirectories(logDir);
+    var fleet = new SidecarFleet(sidecarPorts, logDir);
     try {
       for (var module : CirculationModules.ALL) {
         int port = sidecarPorts.get(module.name());
         var builder = new ProcessBuilder(command).redirectErrorStream(true)
-          .redirectOutput(logDir.resolve("sidecar-" + module.name() + ".log").toFile());
+          .redirectOutput(fleet.log(module.name()).toFile());
         var env = builder.environment();
         env.put("QUARKUS_HTTP_PORT", String.valueOf(port));
         env.put("MODULE_NAME", module.name());
@@ -78,6 +82,11 @@ final class SidecarFleet implements AutoCloseable {
 
   String url(String moduleName) {
     return "http://127.0.0.1:" + ports.get(moduleName);
+  }
+
+  /** The file the module's sidecar writes its console (and access lines) to. */
+  Path log(String moduleName) {
+    return logDir.resolve("sidecar-" + moduleName + ".log");
   }
 
   List<ProcessHandle> processes() {
