@@ -1,6 +1,7 @@
 package org.folio.sidecar.config;
 
 import io.quarkus.runtime.Startup;
+import io.quarkus.runtime.configuration.ConfigurationException;
 import jakarta.annotation.PostConstruct;
 import jakarta.inject.Singleton;
 import java.net.URI;
@@ -12,7 +13,9 @@ import java.util.Optional;
  * Checks the configuration once at start-up so that a bad value stops the sidecar with a message naming the
  * environment variable, instead of surfacing as odd failures at request time.
  */
-@Startup
+// before every other start-up observer: those call Keycloak and the managers, and a bad URL would otherwise
+// surface after their retries as a stack trace that names no variable
+@Startup(Integer.MIN_VALUE)
 @Singleton
 public class ConfigValidator {
 
@@ -48,7 +51,8 @@ public class ConfigValidator {
     requirePositive("KC_REQUEST_TIMEOUT", keycloak.requestTimeout().toMillis(), problems);
     requirePositive("KC_CONNECT_TIMEOUT", keycloak.connectTimeout().toMillis(), problems);
     if (!problems.isEmpty()) {
-      throw new IllegalStateException("Invalid configuration: " + String.join("; ", problems));
+      // Quarkus prints this exception's message alone, without a stack trace, and exits
+      throw new ConfigurationException("Invalid configuration: " + String.join("; ", problems));
     }
   }
 

@@ -2,6 +2,7 @@ package org.folio.sidecar.egress;
 
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
+import io.quarkus.runtime.configuration.ConfigurationException;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.DecodeException;
 import io.vertx.core.json.JsonObject;
@@ -43,7 +44,11 @@ public class RouteOverrides {
   RouteOverrides(Vertx vertx, EgressConfig config) {
     this.vertx = vertx;
     this.config = config;
-    this.fromEnvironment = parseList(config.routeOverrides().orElse(""));
+    try {
+      this.fromEnvironment = parseList(config.routeOverrides().orElse(""));
+    } catch (IllegalArgumentException e) {
+      throw new ConfigurationException(e.getMessage());
+    }
   }
 
   void start(@Observes StartupEvent event) {
@@ -52,8 +57,12 @@ public class RouteOverrides {
       return;
     }
     var content = read(file.get()).orElseThrow(() ->
-      new IllegalStateException("SIDECAR_ROUTE_OVERRIDES_FILE '" + file.get() + "' cannot be read"));
-    fromFile = parseFile(content, "SIDECAR_ROUTE_OVERRIDES_FILE");
+      new ConfigurationException("SIDECAR_ROUTE_OVERRIDES_FILE '" + file.get() + "' cannot be read"));
+    try {
+      fromFile = parseFile(content, "SIDECAR_ROUTE_OVERRIDES_FILE");
+    } catch (IllegalArgumentException e) {
+      throw new ConfigurationException(e.getMessage());
+    }
     fileContent = content;
     pollTimer = vertx.setPeriodic(config.routeOverridesPollInterval().toMillis(), id -> poll(file.get()));
   }
@@ -112,7 +121,7 @@ public class RouteOverrides {
       }
       int equals = item.indexOf('=');
       if (equals <= 0) {
-        throw new IllegalStateException("SIDECAR_ROUTE_OVERRIDES entry '" + item.trim() + "' is not name=url");
+        throw new IllegalArgumentException("SIDECAR_ROUTE_OVERRIDES entry '" + item.trim() + "' is not name=url");
       }
       var url = item.substring(equals + 1).trim();
       requireUrl("SIDECAR_ROUTE_OVERRIDES", url);

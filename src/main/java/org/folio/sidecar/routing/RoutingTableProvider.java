@@ -2,12 +2,15 @@ package org.folio.sidecar.routing;
 
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
+import io.quarkus.runtime.configuration.ConfigurationException;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.DecodeException;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.client.WebClient;
+import jakarta.annotation.Priority;
 import jakarta.enterprise.event.Observes;
+import jakarta.enterprise.inject.spi.ObserverMethod;
 import jakarta.inject.Named;
 import jakarta.inject.Singleton;
 import java.io.IOException;
@@ -49,7 +52,9 @@ public class RoutingTableProvider {
     this.tokens = tokens;
   }
 
-  void start(@Observes StartupEvent event) {
+  // before the other start-up observers, which may wait on the network for seconds: a bad descriptor file is
+  // a configuration error and stops the sidecar at once
+  void start(@Observes @Priority(ObserverMethod.DEFAULT_PRIORITY - 1) StartupEvent event) {
     var file = moduleConfig.descriptorPath();
     if (file.isPresent()) {
       routes = fromFile(file.get());
@@ -73,8 +78,9 @@ public class RoutingTableProvider {
         moduleConfig.moduleId(), parsed.egress().entries().size(), location);
       return parsed;
     } catch (IOException | DecodeException | IllegalArgumentException | ClassCastException e) {
-      throw new IllegalStateException("MODULE_DESCRIPTOR_PATH '" + location + "' is not a readable module descriptor: "
-        + e.getMessage(), e);
+      // no cause: Quarkus prints a ConfigurationException's message alone, but only when it is the root cause
+      throw new ConfigurationException("MODULE_DESCRIPTOR_PATH '" + location + "' is not a readable module descriptor: "
+        + e.getMessage());
     }
   }
 

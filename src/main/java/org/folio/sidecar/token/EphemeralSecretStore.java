@@ -1,6 +1,7 @@
 package org.folio.sidecar.token;
 
 import io.quarkus.runtime.Startup;
+import io.quarkus.runtime.configuration.ConfigurationException;
 import jakarta.annotation.PostConstruct;
 import jakarta.inject.Singleton;
 import java.util.Optional;
@@ -28,7 +29,7 @@ public class EphemeralSecretStore implements SecretStore {
     var type = config.getOptionalValue("secret.store.type", String.class)
       .or(() -> Optional.ofNullable(System.getenv("SECRET_STORE_TYPE"))).orElse("EPHEMERAL");
     if (!"EPHEMERAL".equalsIgnoreCase(type)) {
-      throw new IllegalStateException("SECRET_STORE_TYPE=" + type + " is not supported yet; use EPHEMERAL");
+      throw new ConfigurationException("SECRET_STORE_TYPE=" + type + " is not supported yet; use EPHEMERAL");
     }
   }
 

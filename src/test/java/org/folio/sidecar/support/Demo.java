@@ -8,6 +8,7 @@ import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 
 /**
  * The README's demo: a real Keycloak with two FOLIO-style tenants, a stub module, and the packaged sidecar
@@ -76,6 +77,10 @@ public final class Demo {
       System.exit(1);
     }
     if (exitAfterCheck) {
+      // the sidecar goes first: shutdown hooks run at once, and a broker stopped under it makes its consumer
+      // log an error while leaving its group
+      sidecar.destroy();
+      sidecar.waitFor(15, TimeUnit.SECONDS);
       System.exit(0);
     }
     System.out.println("Ctrl-C stops Keycloak, the module and the sidecar.");
