@@ -50,8 +50,7 @@ final class SidecarFleet implements AutoCloseable {
     try {
       for (var module : CirculationModules.ALL) {
         int port = sidecarPorts.get(module.name());
-        var builder = new ProcessBuilder(command).redirectErrorStream(true)
-          .redirectOutput(fleet.log(module.name()).toFile());
+        var builder = new ProcessBuilder(command).redirectErrorStream(true);
         var env = builder.environment();
         env.put("QUARKUS_HTTP_PORT", String.valueOf(port));
         env.put("MODULE_NAME", module.name());
@@ -70,7 +69,9 @@ final class SidecarFleet implements AutoCloseable {
         }
         env.putAll(variantEnv);
         env.putAll(perModule.getOrDefault(module.name(), Map.of()));
-        fleet.processes.put(module.name(), builder.start());
+        var process = builder.start();
+        fleet.processes.put(module.name(), process);
+        copyConsole(process, fleet.log(module.name()));
       }
       fleet.awaitReady(Duration.ofSeconds(90));
       return fleet;
@@ -78,6 +79,21 @@ final class SidecarFleet implements AutoCloseable {
       fleet.close();
       throw e;
     }
+  }
+
+  /**
+   * The sidecar's console goes into a pipe that a thread of ours copies to its log file, as a container runtime
+   * does with a pod's stdout. Were the file the process's stdout, a disk stall (a journal commit) would block the
+   * sidecar's event loop in the middle of a write, which no sidecar in a pod sees.
+   */
+  private static void copyConsole(Process process, Path log) {
+    Thread.ofPlatform().daemon().name("console-" + log.getFileName()).start(() -> {
+      try (var in = process.getInputStream(); var out = Files.newOutputStream(log)) {
+        in.transferTo(out);
+      } catch (IOException e) {
+        // the process is gone or the run is ending; the log has what was read
+      }
+    });
   }
 
   String url(String moduleName) {
