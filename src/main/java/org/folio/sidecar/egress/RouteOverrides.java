@@ -14,6 +14,7 @@ import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Supplier;
 import org.folio.sidecar.config.ConfigValidator;
 import org.folio.sidecar.config.EgressConfig;
 import org.jboss.logging.Logger;
@@ -44,11 +45,7 @@ public class RouteOverrides {
   RouteOverrides(Vertx vertx, EgressConfig config) {
     this.vertx = vertx;
     this.config = config;
-    try {
-      this.fromEnvironment = parseList(config.routeOverrides().orElse(""));
-    } catch (IllegalArgumentException e) {
-      throw new ConfigurationException(e.getMessage());
-    }
+    this.fromEnvironment = atStartUp(() -> parseList(config.routeOverrides().orElse("")));
   }
 
   void start(@Observes StartupEvent event) {
@@ -58,13 +55,18 @@ public class RouteOverrides {
     }
     var content = read(file.get()).orElseThrow(() ->
       new ConfigurationException("SIDECAR_ROUTE_OVERRIDES_FILE '" + file.get() + "' cannot be read"));
+    fromFile = atStartUp(() -> parseFile(content, "SIDECAR_ROUTE_OVERRIDES_FILE"));
+    fileContent = content;
+    pollTimer = vertx.setPeriodic(config.routeOverridesPollInterval().toMillis(), id -> poll(file.get()));
+  }
+
+  /** A parse error at start-up is a configuration error: it stops the sidecar with its message alone. */
+  private static Overrides atStartUp(Supplier<Overrides> parse) {
     try {
-      fromFile = parseFile(content, "SIDECAR_ROUTE_OVERRIDES_FILE");
+      return parse.get();
     } catch (IllegalArgumentException e) {
       throw new ConfigurationException(e.getMessage());
     }
-    fileContent = content;
-    pollTimer = vertx.setPeriodic(config.routeOverridesPollInterval().toMillis(), id -> poll(file.get()));
   }
 
   void stop(@Observes ShutdownEvent event) {

@@ -33,8 +33,8 @@ final class AbReport {
     report.line("");
     report.line("Run %s on %d cores, loopback only, %d s in all. Profile **%s**: %d tenants x %d staff users, %d s of "
         + "workload per variant: check-out and check-in at %s/s each, data import at %s/s. Access tokens live %d s; "
-        + "users refresh every 70 %% of that, their first refreshes spread evenly (%d refreshes, %d failed), keeping their session. Stub modules answer after "
-        + "%d ms. Each sidecar: `%s`.",
+        + "users refresh every 70 %% of that, their first refreshes spread evenly (%d refreshes, %d failed), keeping "
+        + "their session. Stub modules answer after %d ms. Each sidecar: `%s`.",
       LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm")),
       Runtime.getRuntime().availableProcessors(), wallTime.toSeconds(), profile.name(), profile.tenants(),
       profile.usersPerTenant(), profile.durationSeconds(), number(profile.rate()), number(profile.importRate()),
@@ -239,13 +239,16 @@ final class AbReport {
   }
 
   private void ratio(String figure, double baseline, double optimized) {
-    line("| %s | %s | %s | %s |", figure, number(baseline), number(optimized),
-      baseline == 0 ? "n/a" : String.format(Locale.ROOT, "%.2f", optimized / baseline));
+    ratioRow(figure, number(baseline), number(optimized), baseline, optimized);
   }
 
   private void ratioMillis(String figure, long baselineMicros, long optimizedMicros) {
-    line("| %s | %s | %s | %s |", figure, millis(baselineMicros), millis(optimizedMicros),
-      baselineMicros == 0 ? "n/a" : String.format(Locale.ROOT, "%.2f", (double) optimizedMicros / baselineMicros));
+    ratioRow(figure, millis(baselineMicros), millis(optimizedMicros), baselineMicros, optimizedMicros);
+  }
+
+  private void ratioRow(String figure, String baselineText, String optimizedText, double baseline, double optimized) {
+    line("| %s | %s | %s | %s |", figure, baselineText, optimizedText,
+      baseline == 0 ? "n/a" : String.format(Locale.ROOT, "%.2f", optimized / baseline));
   }
 
   private void target(String target, String figure, boolean met) {

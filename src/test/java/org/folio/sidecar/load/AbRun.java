@@ -37,7 +37,7 @@ public final class AbRun {
 
   /** The hit-path overhead: Gatling's figures per path, and what the sidecar's access log says it added. */
   record Overhead(Map<String, GatlingRun.Stats> paths, AddedTime.Percentiles sidecarAdded) {
-    static final Overhead NONE = new Overhead(Map.of(), new AddedTime.Percentiles(0, 0, 0, 0, 0));
+    static final Overhead NONE = new Overhead(Map.of(), AddedTime.Percentiles.NONE);
   }
 
   /** One fleet's results. */

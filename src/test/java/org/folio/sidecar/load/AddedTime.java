@@ -13,26 +13,29 @@ import java.util.regex.Pattern;
 
 /**
  * The time sidecars add to requests, as their own access logs tell it: total time less the module's (or, on
- * egress, the target's) time, for the lines a phase appended. Gatling's figures for the same requests also hold every stall of the shared
- * machine (another process's GC, a burst of Keycloak work); these hold only what the sidecar spent.
+ * egress, the target's) time, for the lines a phase appended. Gatling's figures for the same requests also hold
+ * every stall of the shared machine (another process's GC, a burst of Keycloak work); these hold only what the
+ * sidecars spent.
  */
 final class AddedTime {
 
   /** Percentiles in microseconds over {@code count} access lines. */
   record Percentiles(int count, long p50, long p99, long p999, long max) {
+    static final Percentiles NONE = new Percentiles(0, 0, 0, 0, 0);
   }
 
   private static final Pattern TIMES = Pattern.compile(" total_ms=(\\d+)\\.(\\d{3}) module_ms=(\\d+)\\.(\\d{3})$");
 
   private final Map<Path, Long> offsets = new LinkedHashMap<>();
 
-  private AddedTime(List<Path> logs) {
-    logs.forEach(log -> offsets.put(log, log.toFile().length()));
+  private AddedTime() {
   }
 
   /** Marks where the phase starts in each sidecar's log. */
   static AddedTime from(List<Path> logs) {
-    return new AddedTime(logs);
+    var mark = new AddedTime();
+    logs.forEach(log -> mark.offsets.put(log, log.toFile().length()));
+    return mark;
   }
 
   /**
@@ -58,7 +61,7 @@ final class AddedTime {
       added[count++] = total - module;
     }
     if (count == 0) {
-      return new Percentiles(0, 0, 0, 0, 0);
+      return Percentiles.NONE;
     }
     Arrays.sort(added, 0, count);
     return new Percentiles(count, at(added, count, 0.5), at(added, count, 0.99), at(added, count, 0.999),
