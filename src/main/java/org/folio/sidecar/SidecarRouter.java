@@ -1,6 +1,7 @@
 package org.folio.sidecar;
 
 import io.vertx.core.Future;
+import io.vertx.core.MultiMap;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.HttpVersion;
@@ -8,52 +9,68 @@ import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Singleton;
-import java.util.concurrent.ThreadLocalRandom;
 import org.folio.sidecar.config.EgressConfig;
 import org.folio.sidecar.config.SidecarConfig;
+import org.folio.sidecar.config.TenantConfig;
 import org.folio.sidecar.egress.EgressHandler;
 import org.folio.sidecar.error.ErrorResponder;
 import org.folio.sidecar.error.SidecarError;
 import org.folio.sidecar.forward.AccessLog;
 import org.folio.sidecar.forward.Exchange;
+import org.folio.sidecar.forward.HttpBodies;
 import org.folio.sidecar.forward.OkapiHeaders;
+import org.folio.sidecar.forward.RequestIds;
 import org.folio.sidecar.health.HealthRoutes;
 import org.folio.sidecar.ingress.IngressHandler;
 import org.folio.sidecar.routing.RoutingTableProvider;
+import org.folio.sidecar.tenant.ModuleEntitlementsRoute;
 import org.folio.sidecar.token.TenantNames;
 
 /**
- * Every request's way in: the sidecar's own endpoints first, then the module's endpoints (ingress), then the
- * endpoints of the modules it requires (egress), then the gateway or a 404, as upstream orders them. Also owns
- * what all of them share: pausing the body, the request id, header checks, the access line and the error answer.
+ * Every request's way in: the sidecar's own endpoints first (health, the module entitlement list), then the
+ * module's endpoints (ingress), then the endpoints of the modules it requires (egress), then a hinted module
+ * (dynamic routing), then the gateway or a 404, as upstream orders them. Also owns what all of them share:
+ * pausing the body, the request id, header checks, {@code x-response-time}, the access line and the error answer.
  */
 @Singleton
 public class SidecarRouter {
 
   private static final String QUARKUS_ENDPOINTS = "/q/";
+  // headers whose second copy would let a check read one value while the module acts on another
+  private static final String[] SINGLE_VALUED = {OkapiHeaders.TENANT, OkapiHeaders.AUTHORIZATION, OkapiHeaders.TOKEN,
+    OkapiHeaders.SYSTEM_TOKEN};
 
   private final RoutingTableProvider routes;
   private final IngressHandler ingress;
   private final EgressHandler egress;
   private final AccessLog accessLog;
+  private final ErrorResponder errors;
   private final boolean forwardUnknown;
+  private final boolean dynamicRouting;
+  private final boolean moduleEntitlementEndpoint;
   private final long maxBodySize;
 
   SidecarRouter(RoutingTableProvider routes, IngressHandler ingress, EgressHandler egress, AccessLog accessLog,
-    EgressConfig egressConfig, SidecarConfig sidecarConfig) {
+    ErrorResponder errors, EgressConfig egressConfig, SidecarConfig sidecarConfig, TenantConfig tenantConfig) {
     this.routes = routes;
     this.ingress = ingress;
     this.egress = egress;
     this.accessLog = accessLog;
+    this.errors = errors;
     this.forwardUnknown = egressConfig.forwardUnknownRequests();
+    this.dynamicRouting = egressConfig.dynamicRoutingEnabled();
+    this.moduleEntitlementEndpoint = tenantConfig.moduleEntitlementEndpoint();
     this.maxBodySize = sidecarConfig.maxBodySize();
   }
 
-  void register(@Observes Router router, HealthRoutes health) {
+  void register(@Observes Router router, HealthRoutes health, ModuleEntitlementsRoute moduleEntitlements) {
     router.get("/admin/health").handler(health::ready);
     router.get("/admin/health/ready").handler(health::ready);
     router.get("/admin/health/live").handler(health::live);
     router.get("/admin/health/started").handler(health::live);
+    if (moduleEntitlementEndpoint) {
+      router.get(ModuleEntitlementsRoute.PATH_PREFIX + "*").handler(moduleEntitlements::handle);
+    }
     router.route().handler(context -> {
       var path = context.request().path();
       if (path != null && path.startsWith(QUARKUS_ENDPOINTS)) {
@@ -69,21 +86,27 @@ public class SidecarRouter {
     // the body waits for the verdict and is streamed on only after it
     request.pause();
     var exchange = new Exchange(request, System.nanoTime());
-    context.addEndHandler(done -> accessLog.record(exchange, request.response().getStatusCode()));
+    var response = request.response();
+    // upstream v4's x-response-time: the sidecar's whole time, up to the answer's headers
+    response.headersEndHandler(done -> response.putHeader(OkapiHeaders.RESPONSE_TIME,
+      (System.nanoTime() - exchange.startNanos) / 1_000_000 + "ms"));
+    context.addEndHandler(done -> accessLog.record(exchange, response.getStatusCode()));
     try {
-      route(exchange).onFailure(cause -> reject(request, cause instanceof SidecarError error ? error
+      route(exchange).onFailure(cause -> reject(exchange, cause instanceof SidecarError error ? error
         : SidecarError.internal(cause.getClass().getSimpleName())));
     } catch (SidecarError error) {
-      reject(request, error);
+      reject(exchange, error);
     }
   }
 
   private Future<Void> route(Exchange exchange) {
     var headers = exchange.request.headers();
-    exchange.requestId = requestId(headers.get(OkapiHeaders.REQUEST_ID));
     if (exchange.path == null || exchange.path.isEmpty() || exchange.path.charAt(0) != '/') {
+      exchange.requestId = headers.get(OkapiHeaders.REQUEST_ID);
       throw SidecarError.badRequest("Invalid request path");
     }
+    exchange.requestId = RequestIds.next(headers.get(OkapiHeaders.REQUEST_ID), exchange.path);
+    checkSingleValued(headers);
     var tenant = headers.get(OkapiHeaders.TENANT);
     if (tenant != null && !TenantNames.isValid(tenant)) {
       throw SidecarError.badRequest("Invalid x-okapi-tenant header");
@@ -94,15 +117,31 @@ public class SidecarRouter {
       throw SidecarError.notReady("routes are not loaded from mgr-applications yet");
     }
     var current = routes.routes();
-    exchange.entry = current.ingress().lookup(exchange.method, exchange.path);
+    var moduleId = headers.get(OkapiHeaders.MODULE_ID);
+    exchange.entry = current.ingress().lookup(exchange.method, exchange.path, moduleId, false);
     if (exchange.entry != null) {
       return ingress.process(exchange);
     }
-    exchange.entry = current.egress().lookup(exchange.method, exchange.path);
-    if (exchange.entry != null || forwardUnknown) {
+    exchange.entry = current.egress().lookup(exchange.method, exchange.path, moduleId, true);
+    if (exchange.entry != null) {
+      return egress.process(exchange, current);
+    }
+    var hint = dynamicRouting ? headers.get(OkapiHeaders.MODULE_HINT) : null;
+    if (hint != null) {
+      return egress.processHinted(exchange, current, hint);
+    }
+    if (forwardUnknown) {
       return egress.process(exchange, current);
     }
     throw SidecarError.routeNotFound(exchange.method, exchange.path);
+  }
+
+  private static void checkSingleValued(MultiMap headers) {
+    for (var name : SINGLE_VALUED) {
+      if (headers.contains(name) && headers.getAll(name).size() > 1) {
+        throw SidecarError.badRequest("Ambiguous request: more than one " + name + " header");
+      }
+    }
   }
 
   private void checkBodySize(String contentLength) {
@@ -123,27 +162,17 @@ public class SidecarRouter {
     }
   }
 
-  private static void reject(HttpServerRequest request, SidecarError error) {
+  private void reject(Exchange exchange, SidecarError error) {
+    var request = exchange.request;
+    exchange.rejection = error.reason();
     if (!request.isEnded()) {
-      if (hasBody(request) && request.version() != HttpVersion.HTTP_2) {
+      if (HttpBodies.hasBody(request) && request.version() != HttpVersion.HTTP_2) {
         // an unread HTTP/1 body stays unread: closing is cheaper than draining it and keeps the connection sane
         request.response().putHeader(HttpHeaders.CONNECTION, "close");
       } else {
         request.resume();
       }
     }
-    ErrorResponder.respond(request.response(), error);
-  }
-
-  public static boolean hasBody(HttpServerRequest request) {
-    var length = request.getHeader(HttpHeaders.CONTENT_LENGTH);
-    return (length != null && !"0".equals(length)) || request.headers().contains(HttpHeaders.TRANSFER_ENCODING);
-  }
-
-  private static String requestId(String given) {
-    if (given != null && !given.isBlank()) {
-      return given;
-    }
-    return String.valueOf(100_000 + ThreadLocalRandom.current().nextInt(900_000));
+    errors.respond(request.response(), error);
   }
 }

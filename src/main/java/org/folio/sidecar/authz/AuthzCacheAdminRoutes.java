@@ -25,9 +25,11 @@ public class AuthzCacheAdminRoutes {
   private final AuthorizationCache cache;
   private final byte[] adminToken;
   private final boolean enabled;
+  private final ErrorResponder errors;
 
-  AuthzCacheAdminRoutes(AuthorizationCache cache, AuthzCacheConfig config) {
+  AuthzCacheAdminRoutes(AuthorizationCache cache, AuthzCacheConfig config, ErrorResponder errors) {
     this.cache = cache;
+    this.errors = errors;
     this.enabled = config.adminEnabled();
     if (enabled && config.adminToken().filter(token -> token.length() >= 16).isEmpty()) {
       throw new IllegalStateException(
@@ -50,12 +52,12 @@ public class AuthzCacheAdminRoutes {
   private void invalidate(RoutingContext context, Scope scope) {
     var presented = context.request().getHeader("x-sidecar-admin-token");
     if (presented == null || !MessageDigest.isEqual(adminToken, presented.getBytes(StandardCharsets.UTF_8))) {
-      ErrorResponder.respond(context.response(), SidecarError.unauthorized("admin token required"));
+      errors.respond(context.response(), SidecarError.unauthorized("admin token required"));
       return;
     }
     var tenant = context.pathParam("tenant");
     if (!TenantNames.isValid(tenant)) {
-      ErrorResponder.respond(context.response(), SidecarError.badRequest("Invalid tenant"));
+      errors.respond(context.response(), SidecarError.badRequest("Invalid tenant"));
       return;
     }
     int dropped = switch (scope) {

@@ -42,4 +42,24 @@ public interface EgressConfig {
   /** SIDECAR_DISCOVERY_REFRESH_INTERVAL: how often routes are re-read from mgr-applications. */
   @WithDefault("5m")
   Duration discoveryRefreshInterval();
+
+  /** ROUTING_DYNAMIC_ENABLED: route egress requests with {@code x-okapi-module-hint} that no required module matches. */
+  @WithDefault("false")
+  boolean dynamicRoutingEnabled();
+
+  /** Discovered locations of hinted modules kept for dynamic routing (upstream: 200). */
+  @WithDefault("200")
+  long discoveryCacheMaxSize();
+
+  /**
+   * HANDLER_EGRESS_IGNORE_SYSTEM_USER_TOKEN_ERROR: an egress request without {@code x-okapi-token} whose
+   * system-user token cannot be had (none required, or Keycloak refused) goes on without one instead of 400.
+   * Upstream v4's application.properties sets it to true.
+   */
+  @WithDefault("true")
+  boolean ignoreSystemUserTokenError();
+
+  /** SIDECAR_MANAGER_TIMEOUT: limit for a call to mgr-applications or mgr-tenant-entitlements on a request's path. */
+  @WithDefault("10s")
+  Duration managerTimeout();
 }

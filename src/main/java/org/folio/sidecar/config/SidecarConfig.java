@@ -33,4 +33,12 @@ public interface SidecarConfig {
   /** ALLOW_CROSS_TENANT_REQUESTS: a user token of one tenant may act in another through impersonation (consortia). */
   @WithDefault("false")
   boolean allowCrossTenantRequests();
+
+  /**
+   * SIDECAR_ERROR_CAUSE_IN_BODY: add the reason of an error to its body as upstream's
+   * {@code parameters[{key: cause}]}, for debugging. Off: bodies hold exactly upstream's members and the reason
+   * goes to the access line.
+   */
+  @WithDefault("false")
+  boolean errorCauseInBody();
 }

@@ -3,10 +3,10 @@ package org.folio.sidecar.config;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
-import java.util.function.Supplier;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Supplier;
 import org.jboss.logging.Logger;
 
 /**
@@ -22,19 +22,28 @@ public final class StartupWait {
   }
 
   /**
-   * Runs {@code load} until it succeeds (backoff 1 s doubling to 60 s) and waits a bounded time for the first
-   * success; later failures are the loader's to report.
+   * Runs {@code load} until it succeeds, at most {@code 1 + RETRY_ATTEMPTS} times with upstream's backoff, and
+   * waits a bounded time for the first success. Upstream exits after the last attempt; here the periodic
+   * reload of the caller keeps trying, and readiness stays DOWN meanwhile.
    */
-  public static void loadWithRetry(Vertx vertx, Supplier<Future<?>> load, String what) {
+  public static void loadWithRetry(Vertx vertx, RetryConfig retry, Supplier<Future<?>> load, String what) {
     var firstLoad = Promise.<Void>promise();
-    retry(vertx, load, what, 1_000, firstLoad);
+    attempt(vertx, retry, load, what, 0, retry.minDelay().toMillis(), firstLoad);
     awaitFirst(firstLoad.future(), what);
   }
 
-  private static void retry(Vertx vertx, Supplier<Future<?>> load, String what, long delayMillis, Promise<Void> done) {
+  private static void attempt(Vertx vertx, RetryConfig retry, Supplier<Future<?>> load, String what, int retries,
+    long delayMillis, Promise<Void> done) {
     load.get().onSuccess(loaded -> done.tryComplete()).onFailure(error -> {
+      if (retries >= retry.attempts()) {
+        LOGGER.errorf("Loading %s failed %d times (%s); the periodic reload keeps trying", what, retries + 1,
+          error.getMessage());
+        done.tryFail(error);
+        return;
+      }
       LOGGER.warnf("Loading %s failed (%s); retrying in %d ms", what, error.getMessage(), delayMillis);
-      vertx.setTimer(delayMillis, id -> retry(vertx, load, what, Math.min(delayMillis * 2, 60_000), done));
+      long next = (long) Math.min(retry.maxDelay().toMillis(), delayMillis * retry.backoffFactor());
+      vertx.setTimer(Math.max(1, delayMillis), id -> attempt(vertx, retry, load, what, retries + 1, next, done));
     });
   }
 

@@ -35,4 +35,11 @@ public interface TenantConfig {
   /** SIDECAR_UNKNOWN_TENANT_RELOAD_INTERVAL: a request for an unknown tenant reloads entitlements at most this often. */
   @WithDefault("30s")
   Duration unknownTenantReloadInterval();
+
+  /**
+   * ROUTING_MODULE_ENTITLEMENT_ENABLED: answer {@code GET /entitlements/modules/<own module id>} with the
+   * entitled tenants' names, unauthenticated, as upstream v4 (modules filter Kafka messages by it).
+   */
+  @WithDefault("true")
+  boolean moduleEntitlementEndpoint();
 }

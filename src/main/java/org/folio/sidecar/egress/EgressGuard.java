@@ -1,8 +1,7 @@
 package org.folio.sidecar.egress;
 
 import io.vertx.core.net.SocketAddress;
-import java.net.InetAddress;
-import java.net.UnknownHostException;
+import org.folio.sidecar.forward.Peers;
 
 /**
  * Decides whether a caller may use the sidecar's egress (and with it the tenant's service token). Upstream
@@ -15,17 +14,6 @@ final class EgressGuard {
   }
 
   static boolean allows(SocketAddress peer, boolean loopbackOnly) {
-    if (!loopbackOnly) {
-      return true;
-    }
-    if (peer == null || peer.hostAddress() == null) {
-      return false;
-    }
-    try {
-      // a literal address from the socket: no name lookup happens
-      return InetAddress.getByName(peer.hostAddress()).isLoopbackAddress();
-    } catch (UnknownHostException e) {
-      return false;
-    }
+    return !loopbackOnly || Peers.isLoopback(peer);
   }
 }

@@ -12,21 +12,24 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
-import org.folio.sidecar.SidecarRouter;
 import org.folio.sidecar.config.EgressConfig;
+import org.folio.sidecar.config.ModuleConfig;
 import org.folio.sidecar.error.SidecarError;
 import org.folio.sidecar.forward.Exchange;
+import org.folio.sidecar.forward.HttpBodies;
 import org.folio.sidecar.forward.OkapiHeaders;
 import org.folio.sidecar.forward.RequestForwarder;
 import org.folio.sidecar.forward.Target;
 import org.folio.sidecar.routing.ModuleRoutes;
 import org.folio.sidecar.token.ServiceTokens;
+import org.folio.sidecar.token.SystemUserTokens;
 
 /**
  * Requests from the module to other modules: finds the target (configured override, else the discovered
- * location; the gateway for unknown routes when enabled), attaches the tenant's shared service token as
- * {@code x-system-token} and forwards. A target that refuses the token gets a fresh one: bodiless idempotent
- * requests are retried once transparently, others get upstream's 503 with Retry-After.
+ * location; a hinted module's discovered location with dynamic routing; the gateway for unknown routes when
+ * enabled), attaches the tenant's shared service token as {@code x-system-token} and, when the module sent no
+ * user token, its system user's token, and forwards. A target that refuses the service token gets a fresh
+ * one: bodiless idempotent requests are retried once transparently, others get upstream's 503 with Retry-After.
  */
 @Singleton
 public class EgressHandler {
@@ -37,53 +40,79 @@ public class EgressHandler {
 
   private final RequestForwarder forwarder;
   private final ServiceTokens tokens;
+  private final SystemUserTokens systemUserTokens;
   private final RouteOverrides overrides;
+  private final DynamicRoutes dynamicRoutes;
   private final MeterRegistry registry;
   private final boolean loopbackOnly;
+  private final boolean ignoreSystemUserTokenError;
+  private final String moduleId;
   private final Target gateway;
   private final Map<String, Target> targets = new ConcurrentHashMap<>();
   private final Map<String, Timer> timers = new ConcurrentHashMap<>();
 
-  EgressHandler(RequestForwarder forwarder, ServiceTokens tokens, RouteOverrides overrides, EgressConfig config,
+  EgressHandler(RequestForwarder forwarder, ServiceTokens tokens, SystemUserTokens systemUserTokens,
+    RouteOverrides overrides, DynamicRoutes dynamicRoutes, EgressConfig config, ModuleConfig module,
     MeterRegistry registry) {
     this.forwarder = forwarder;
     this.tokens = tokens;
+    this.systemUserTokens = systemUserTokens;
     this.overrides = overrides;
+    this.dynamicRoutes = dynamicRoutes;
     this.registry = registry;
     this.loopbackOnly = config.loopbackOnly();
+    this.ignoreSystemUserTokenError = config.ignoreSystemUserTokenError();
+    this.moduleId = module.moduleId();
     this.gateway = Target.parse(config.forwardUnknownRequestsDestination());
   }
 
   /** Forwards {@code exchange} to the module owning {@code exchange.entry}, or to the gateway when it is null. */
   public Future<Void> process(Exchange exchange, ModuleRoutes routes) {
-    var request = exchange.request;
-    if (!EgressGuard.allows(request.remoteAddress(), loopbackOnly)) {
+    admit(exchange);
+    var entry = exchange.entry;
+    if (entry == null) {
+      return send(exchange, routes, GATEWAY, gateway);
+    }
+    var location = overrides.locationFor(ModuleRoutes.moduleName(entry.moduleId()), entry.interfaceId())
+      .orElseGet(() -> routes.locationByModuleId().get(entry.moduleId()));
+    if (location == null) {
+      throw SidecarError.locationNotFound(entry.moduleId());
+    }
+    return send(exchange, routes, ModuleRoutes.moduleName(entry.moduleId()), target(location));
+  }
+
+  /** Forwards {@code exchange} to the module {@code hint} names (ROUTING_DYNAMIC_ENABLED); no route entry. */
+  public Future<Void> processHinted(Exchange exchange, ModuleRoutes routes, String hint) {
+    admit(exchange);
+    return dynamicRoutes.locate(exchange.tenant, hint).compose(found -> {
+      var name = ModuleRoutes.moduleName(found.moduleId());
+      var location = overrides.locationFor(name, "").orElse(found.location());
+      return send(exchange, routes, name, target(location));
+    });
+  }
+
+  private void admit(Exchange exchange) {
+    if (!EgressGuard.allows(exchange.request.remoteAddress(), loopbackOnly)) {
       throw SidecarError.egressNotAllowed();
     }
     if (exchange.tenant == null) {
       throw SidecarError.badRequest("x-okapi-tenant header is required");
     }
-    var entry = exchange.entry;
-    String module;
-    Target target;
-    if (entry == null) {
-      module = GATEWAY;
-      target = gateway;
-    } else {
-      module = ModuleRoutes.moduleName(entry.moduleId());
-      var location = overrides.locationFor(module, entry.interfaceId())
-        .orElseGet(() -> routes.locationByModuleId().get(entry.moduleId()));
-      if (location == null) {
-        throw SidecarError.locationNotFound(entry.moduleId());
-      }
-      target = targets.computeIfAbsent(location, Target::parse);
-    }
+  }
+
+  private Target target(String location) {
+    return targets.computeIfAbsent(location, Target::parse);
+  }
+
+  private Future<Void> send(Exchange exchange, ModuleRoutes routes, String module, Target target) {
+    var request = exchange.request;
     var tenant = exchange.tenant;
     long started = System.nanoTime();
     exchange.moduleStartNanos = started;
     boolean replayable = isReplayable(request);
-    return tokens.token(tenant)
-      .compose(token -> forwarder.send(request, target, headers(exchange, token, routes)))
+    var userToken = userToken(exchange, routes);
+    return userToken.compose(user -> tokens.token(tenant)
+        .compose(token -> forwarder.send(request, target, headers(exchange, token, user, routes))))
       .compose(answer -> {
         if (answer.statusCode() != 401) {
           return Future.succeededFuture(answer);
@@ -95,7 +124,8 @@ public class EgressHandler {
           request.response().putHeader("Retry-After", "1");
           return Future.failedFuture(SidecarError.targetRejectedToken());
         }
-        return tokens.token(tenant).compose(token -> forwarder.send(request, target, headers(exchange, token, routes)));
+        return tokens.token(tenant)
+          .compose(token -> forwarder.send(request, target, headers(exchange, token, userToken.result(), routes)));
       })
       .compose(answer -> {
         exchange.moduleAnsweredNanos = System.nanoTime();
@@ -105,9 +135,26 @@ public class EgressHandler {
         .record(System.nanoTime() - started, TimeUnit.NANOSECONDS));
   }
 
-  private static MultiMap headers(Exchange exchange, String serviceToken, ModuleRoutes routes) {
+  /**
+   * The user token the target gets: the module's own when it sent one (an Authorization header alone does not
+   * count, as upstream), else its system user's when the bootstrap requires one; null to forward without.
+   */
+  private Future<String> userToken(Exchange exchange, ModuleRoutes routes) {
+    var sent = exchange.request.getHeader(OkapiHeaders.TOKEN);
+    if (sent != null && !sent.isBlank() && !"null".equalsIgnoreCase(sent.trim())) {
+      return Future.succeededFuture();
+    }
+    var systemUser = routes.systemUserRequired() ? systemUserTokens.token(exchange.tenant)
+      : Future.<String>failedFuture(SidecarError.systemUserTokenRequired(moduleId));
+    return ignoreSystemUserTokenError ? systemUser.otherwise((String) null) : systemUser;
+  }
+
+  private static MultiMap headers(Exchange exchange, String serviceToken, String userToken, ModuleRoutes routes) {
     var headers = exchange.forwardHeaders();
     headers.set(OkapiHeaders.SYSTEM_TOKEN, serviceToken);
+    if (userToken != null) {
+      headers.set(OkapiHeaders.TOKEN, userToken);
+    }
     if (exchange.entry != null && !exchange.entry.permissionsDesired().isEmpty()) {
       headers.set(OkapiHeaders.PERMISSIONS,
         new JsonArray(routes.modulePermissionsFor(exchange.entry.permissionsDesired())).encode());
@@ -122,6 +169,6 @@ public class EgressHandler {
   }
 
   static boolean isReplayable(HttpServerRequest request) {
-    return REPLAYABLE.contains(request.method()) && !SidecarRouter.hasBody(request);
+    return REPLAYABLE.contains(request.method()) && !HttpBodies.hasBody(request);
   }
 }

@@ -47,7 +47,8 @@ public final class SidecarError extends RuntimeException {
   }
 
   public static SidecarError keycloakUnavailable(String reason) {
-    return new SidecarError(503, "AuthorizationServiceUnavailableException", "authorization_error",
+    // not authorization_error: an outage is not a denial, and dashboards counting denials must not count it
+    return new SidecarError(503, "AuthorizationServiceUnavailableException", "service_error",
       "Authorization service is unavailable", reason);
   }
 
@@ -77,6 +78,25 @@ public final class SidecarError extends RuntimeException {
   public static SidecarError targetRejectedToken() {
     return new SidecarError(503, "ServiceUnavailableException", "authorization_error",
       "Service Unavailable. Retry later", "the target refused the service token; a new one is being obtained");
+  }
+
+  public static SidecarError systemUserTokenRequired(String moduleId) {
+    return new SidecarError(400, "BadRequestException", "service_error",
+      "System user token is required if the request doesn't contain X-Okapi-Token. Check that system user is"
+        + " configured for the module: " + moduleId, null);
+  }
+
+  public static SidecarError moduleIdMismatch() {
+    return new SidecarError(403, "ForbiddenException", "authorization_error", "Access Denied",
+      "module id does not match this sidecar's module");
+  }
+
+  public static SidecarError managerFailed(int status, String reason) {
+    return new SidecarError(status, "WebApplicationException", "service_error", "Failed to perform request", reason);
+  }
+
+  public static SidecarError unknown(String message) {
+    return new SidecarError(500, "IllegalArgumentException", "unknown_error", message, null);
   }
 
   public static SidecarError internal(String reason) {

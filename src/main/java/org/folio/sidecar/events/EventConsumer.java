@@ -91,6 +91,11 @@ public class EventConsumer {
     thread.start();
   }
 
+  /** Whether the consumer is subscribed and polling (upstream's messaging readiness check). */
+  public boolean consuming() {
+    return running && thread != null && thread.isAlive();
+  }
+
   void stop(@Observes ShutdownEvent event) {
     running = false;
     if (consumer != null) {

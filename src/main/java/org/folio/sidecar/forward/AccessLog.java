@@ -6,8 +6,8 @@ import org.jboss.logging.Logger;
 
 /**
  * One line per request on the {@code transaction} logger (upstream's category): method, path without the
- * query string, status, tenant, user, request id, total and module time. Headers are never logged, so no
- * token can reach this line.
+ * query string, status, tenant, user, request id, total and module time, and the reason when the sidecar
+ * answered itself. Headers are never logged, so no token can reach this line.
  */
 @Singleton
 public class AccessLog {
@@ -37,6 +37,10 @@ public class AccessLog {
       line.append('-');
     } else {
       appendMillis(line, moduleMicros);
+    }
+    if (exchange.rejection != null) {
+      // why the sidecar answered itself: kept out of the error body, as upstream's bodies have no such member
+      line.append(" reason=\"").append(exchange.rejection).append('"');
     }
     LOGGER.info(line);
   }

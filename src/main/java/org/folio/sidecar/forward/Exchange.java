@@ -11,6 +11,8 @@ import org.folio.sidecar.routing.RoutingEntry;
  */
 public final class Exchange {
 
+  private static final String PRIORITY = "priority";
+
   public final HttpServerRequest request;
   public final long startNanos;
   public final String method;
@@ -21,6 +23,8 @@ public final class Exchange {
   public RoutingEntry entry;
   public long moduleStartNanos;
   public long moduleAnsweredNanos;
+  /** Why the sidecar answered the request itself, for the access line; null when the target answered. */
+  public String rejection;
 
   /**
    * The caller's headers as they may be passed on: hop-by-hop headers, Host and any caller-sent self signature
@@ -31,6 +35,8 @@ public final class Exchange {
     HopByHopHeaders.strip(headers);
     headers.remove(HttpHeaders.HOST);
     headers.remove(OkapiHeaders.SIGNATURE);
+    headers.remove(HttpHeaders.USER_AGENT);
+    headers.remove(PRIORITY);
     headers.set(OkapiHeaders.REQUEST_ID, requestId);
     return headers;
   }

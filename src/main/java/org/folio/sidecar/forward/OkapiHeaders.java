@@ -12,6 +12,9 @@ public final class OkapiHeaders {
   public static final String SYSTEM_TOKEN = "x-system-token";
   public static final String SIGNATURE = "x-okapi-sidecar-signature";
   public static final String AUTHORIZATION = "authorization";
+  public static final String MODULE_ID = "x-okapi-module-id";
+  public static final String MODULE_HINT = "x-okapi-module-hint";
+  public static final String RESPONSE_TIME = "x-response-time";
 
   private OkapiHeaders() {
   }

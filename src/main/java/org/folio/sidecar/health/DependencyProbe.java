@@ -1,5 +1,7 @@
 package org.folio.sidecar.health;
 
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tags;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
 import io.vertx.core.Vertx;
@@ -7,14 +9,23 @@ import io.vertx.ext.web.client.WebClient;
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Named;
 import jakarta.inject.Singleton;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.DescribeClusterOptions;
 import org.folio.sidecar.config.ConfigValidator;
+import org.folio.sidecar.config.EventsConfig;
 import org.folio.sidecar.config.KeycloakConfig;
 import org.folio.sidecar.config.ModuleConfig;
 import org.folio.sidecar.config.SidecarConfig;
 
 /**
- * Probes the module's health path and Keycloak in the background, so readiness answers from memory instead of
- * adding two network calls to every probe.
+ * Probes the module's health path, the Kafka cluster and Keycloak in the background, so health answers from
+ * memory instead of adding network calls to every probe. Keycloak is probed for the metric and the
+ * informational entry only: the decision cache serves through a Keycloak outage, so it never makes the
+ * sidecar unready.
  */
 @Singleton
 public class DependencyProbe {
@@ -23,23 +34,35 @@ public class DependencyProbe {
   private final WebClient client;
   private final String moduleHealthUrl;
   private final String keycloakUrl;
+  private final String kafkaNodes;
   private final SidecarConfig config;
   private final long timeoutMillis;
   private volatile boolean moduleUp;
   private volatile boolean keycloakUp;
+  private volatile boolean kafkaUp;
+  private Admin kafka;
   private long timerId = -1;
 
   DependencyProbe(Vertx vertx, @Named("keycloak") WebClient client, ModuleConfig module, KeycloakConfig keycloak,
-    SidecarConfig config) {
+    EventsConfig events, SidecarConfig config, MeterRegistry registry) {
     this.vertx = vertx;
     this.client = client;
     this.config = config;
     this.moduleHealthUrl = ConfigValidator.withoutTrailingSlash(module.url()) + module.healthPath();
     this.keycloakUrl = ConfigValidator.withoutTrailingSlash(keycloak.url()) + "/realms/master";
+    this.kafkaNodes = events.kafkaHost().filter(host -> !host.isBlank())
+      .map(host -> host + ":" + events.kafkaPort()).orElse(null);
     this.timeoutMillis = keycloak.requestTimeout().toMillis();
+    registry.gauge("sidecar.dependency.up", Tags.of("dependency", "keycloak"), this, probe -> probe.keycloakUp ? 1 : 0);
+    registry.gauge("sidecar.dependency.up", Tags.of("dependency", "module"), this, probe -> probe.moduleUp ? 1 : 0);
   }
 
   void start(@Observes StartupEvent event) {
+    if (kafkaNodes != null) {
+      kafka = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, kafkaNodes,
+        AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, (int) timeoutMillis,
+        AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, (int) timeoutMillis));
+    }
     probe();
     timerId = vertx.setPeriodic(config.healthProbeInterval().toMillis(), id -> probe());
   }
@@ -48,14 +71,28 @@ public class DependencyProbe {
     if (timerId >= 0) {
       vertx.cancelTimer(timerId);
     }
+    if (kafka != null) {
+      kafka.close(Duration.ofSeconds(1));
+    }
   }
 
-  /** Runs both probes now; readiness changes when they answer. */
+  /** Runs the probes now; health changes when they answer. */
   public void probe() {
+    // as upstream's URL check: only a 200 from the module's health path is UP
     client.getAbs(moduleHealthUrl).timeout(timeoutMillis).send()
-      .onComplete(result -> moduleUp = result.succeeded() && result.result().statusCode() < 500);
+      .onComplete(result -> moduleUp = result.succeeded() && result.result().statusCode() == 200);
     client.getAbs(keycloakUrl).timeout(timeoutMillis).send()
-      .onComplete(result -> keycloakUp = result.succeeded() && result.result().statusCode() == 200);
+      .onComplete(result -> keycloakUp = result.succeeded() && result.result().statusCode() < 500);
+    if (kafka != null) {
+      // the admin client's future is completed on its own thread; the wait happens on a worker, never the loop
+      vertx.executeBlocking(() -> kafka.describeCluster(new DescribeClusterOptions().timeoutMs((int) timeoutMillis))
+          .nodes().get(timeoutMillis, TimeUnit.MILLISECONDS), false)
+        .onComplete(result -> kafkaUp = result.succeeded() && !result.result().isEmpty());
+    }
+  }
+
+  public String moduleHealthUrl() {
+    return moduleHealthUrl;
   }
 
   public boolean moduleUp() {
@@ -64,5 +101,14 @@ public class DependencyProbe {
 
   public boolean keycloakUp() {
     return keycloakUp;
+  }
+
+  /** Null when KAFKA_HOST is not set: then there is no Kafka check. */
+  public String kafkaNodes() {
+    return kafkaNodes;
+  }
+
+  public boolean kafkaUp() {
+    return kafkaUp;
   }
 }

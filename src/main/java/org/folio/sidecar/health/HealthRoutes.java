@@ -1,45 +1,78 @@
 package org.folio.sidecar.health;
 
+import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.RoutingContext;
 import jakarta.inject.Singleton;
+import org.folio.sidecar.config.HealthConfig;
+import org.folio.sidecar.events.EventConsumer;
 import org.folio.sidecar.routing.RoutingTableProvider;
 import org.folio.sidecar.tenant.TenantEntitlements;
 
 /**
- * Upstream's health paths: {@code /admin/health} and {@code /admin/health/ready} are UP while the module and
- * Keycloak answer and routes and entitlements are loaded; {@code /admin/health/live} is UP while the sidecar itself serves.
+ * Upstream's health paths and SmallRye-shaped bodies. {@code /admin/health} and {@code /admin/health/ready}
+ * are UP while the module answers its health path with 200, Kafka (when configured) answers and its consumer
+ * runs, and routes and entitlements are loaded. Keycloak is an informational entry that never changes the
+ * status. {@code /admin/health/live} reports the sidecar process alone. By default (as upstream) the body is
+ * {@code {"status":"UP"}}; HEALTH_CHECK_FILTER_* variables show the checks.
  */
 @Singleton
 public class HealthRoutes {
 
+  static final String MODULE_CHECK = "Module health check";
+  static final String KAFKA_CHECK = "Kafka connection health check";
+  static final String MESSAGING_CHECK = "SmallRye Reactive Messaging - readiness check";
+  static final String KEYCLOAK_CHECK = "Keycloak connection (informational, not part of the status)";
+
   private final DependencyProbe probe;
   private final RoutingTableProvider routes;
   private final TenantEntitlements entitlements;
+  private final EventConsumer events;
+  private final HealthConfig config;
 
-  HealthRoutes(DependencyProbe probe, RoutingTableProvider routes, TenantEntitlements entitlements) {
+  HealthRoutes(DependencyProbe probe, RoutingTableProvider routes, TenantEntitlements entitlements,
+    EventConsumer events, HealthConfig config) {
     this.probe = probe;
     this.routes = routes;
     this.entitlements = entitlements;
+    this.events = events;
+    this.config = config;
   }
 
   public void live(RoutingContext context) {
-    respond(context, true, null);
+    respond(context, true, new JsonArray());
   }
 
   public void ready(RoutingContext context) {
-    boolean up = probe.moduleUp() && probe.keycloakUp() && routes.loaded() && entitlements.loaded();
-    var checks = up ? null : new JsonObject()
-      .put("module", probe.moduleUp() ? "UP" : "DOWN")
-      .put("keycloak", probe.keycloakUp() ? "UP" : "DOWN")
-      .put("routes", routes.loaded() ? "UP" : "DOWN")
-      .put("entitlements", entitlements.loaded() ? "UP" : "DOWN");
+    var checks = new JsonArray();
+    boolean up = check(checks, MODULE_CHECK, probe.moduleUp(), config.moduleSimplified() ? null
+      : new JsonObject().put("host", "GET " + probe.moduleHealthUrl()));
+    if (probe.kafkaNodes() != null) {
+      up &= check(checks, KAFKA_CHECK, probe.kafkaUp(), config.kafkaSimplified() ? null
+        : new JsonObject().put("nodes", probe.kafkaNodes()));
+      var channel = events.consuming() ? "[OK]" : "[KO]";
+      up &= check(checks, MESSAGING_CHECK, events.consuming(), new JsonObject()
+        .put("discovery", channel).put("entitlement", channel).put("logout", channel));
+    }
+    up &= check(checks, "Module routes", routes.loaded(), null);
+    up &= check(checks, "Tenant entitlements", entitlements.loaded(), null);
+    checks.add(new JsonObject().put("name", KEYCLOAK_CHECK).put("status", "UP")
+      .put("data", new JsonObject().put("reachable", probe.keycloakUp())));
     respond(context, up, checks);
   }
 
-  private static void respond(RoutingContext context, boolean up, JsonObject checks) {
+  private static boolean check(JsonArray checks, String name, boolean up, JsonObject data) {
+    var check = new JsonObject().put("name", name).put("status", up ? "UP" : "DOWN");
+    if (data != null) {
+      check.put("data", data);
+    }
+    checks.add(check);
+    return up;
+  }
+
+  private void respond(RoutingContext context, boolean up, JsonArray checks) {
     var body = new JsonObject().put("status", up ? "UP" : "DOWN");
-    if (checks != null) {
+    if (!config.noChecks()) {
       body.put("checks", checks);
     }
     context.response()

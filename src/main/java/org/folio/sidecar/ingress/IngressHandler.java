@@ -11,6 +11,7 @@ import org.folio.sidecar.config.SidecarConfig;
 import org.folio.sidecar.error.SidecarError;
 import org.folio.sidecar.forward.Exchange;
 import org.folio.sidecar.forward.OkapiHeaders;
+import org.folio.sidecar.forward.Peers;
 import org.folio.sidecar.forward.RequestForwarder;
 import org.folio.sidecar.forward.Target;
 import org.folio.sidecar.routing.RoutingEntry;
@@ -66,17 +67,19 @@ public class IngressHandler {
     var tenant = exchange.tenant;
     var token = callerToken(headers);
 
-    if (entry.isSystem() || selfSignature.matches(headers.get(OkapiHeaders.SIGNATURE))) {
+    if (isSelf(exchange)) {
+      // the module calling itself: no tenant or permission check, but a token it sends is still verified
+      return token == null ? forward(exchange, null, null) : tokenVerifier.verify(token).compose(verified -> {
+        exchange.userId = verified.userId();
+        return forward(exchange, token, verified);
+      });
+    }
+    // mgr-tenant-entitlements calls the tenant install before the tenant is entitled
+    if (!entry.isTenantInstall()) {
+      checkEntitled(tenant);
+    }
+    if (entry.isSystem()) {
       return forward(exchange, token, null);
-    }
-    if (tenant == null) {
-      throw SidecarError.badRequest("x-okapi-tenant header is required");
-    }
-    if (!entitlements.loaded()) {
-      throw SidecarError.notReady("tenant entitlements are not loaded yet");
-    }
-    if (!entitlements.allows(tenant)) {
-      throw SidecarError.tenantNotEnabled(tenant);
     }
     var systemToken = blankToNull(headers.get(OkapiHeaders.SYSTEM_TOKEN));
     if (token == null && systemToken == null) {
@@ -99,6 +102,28 @@ public class IngressHandler {
       }
       return authorize(exchange, entry, decisionToken).compose(allowed -> forward(exchange, forwardToken, callers.user()));
     });
+  }
+
+  /**
+   * A request the module sends itself through its sidecar: it carries this process's marker and comes from the
+   * pod (a loopback peer). The marker reaches the module on every request, so it may end up in a log; from any
+   * other address it is ignored and the normal checks run.
+   */
+  private boolean isSelf(Exchange exchange) {
+    return selfSignature.matches(exchange.request.getHeader(OkapiHeaders.SIGNATURE))
+      && Peers.isLoopback(exchange.request.remoteAddress());
+  }
+
+  private void checkEntitled(String tenant) {
+    if (tenant == null) {
+      throw SidecarError.badRequest("x-okapi-tenant header is required");
+    }
+    if (!entitlements.loaded()) {
+      throw SidecarError.notReady("tenant entitlements are not loaded yet");
+    }
+    if (!entitlements.allows(tenant)) {
+      throw SidecarError.tenantNotEnabled(tenant);
+    }
   }
 
   /** The verified user and system tokens of a request; either may be absent. */

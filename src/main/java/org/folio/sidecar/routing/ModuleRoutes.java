@@ -8,14 +8,19 @@ import java.util.Map;
  * the endpoints of the modules it requires (egress) and where those modules were discovered.
  */
 public record ModuleRoutes(RoutingTable ingress, RoutingTable egress, Map<String, String> locationByModuleId,
-  List<String> modulePermissions) {
+  List<String> modulePermissions, boolean systemUserRequired) {
 
   public static final ModuleRoutes NONE =
-    new ModuleRoutes(new RoutingTable(List.of()), new RoutingTable(List.of()), Map.of(), List.of());
+    new ModuleRoutes(new RoutingTable(List.of()), new RoutingTable(List.of()), Map.of(), List.of(), false);
 
-  public ModuleRoutes(RoutingTable ingress, RoutingTable egress, Map<String, String> locationByModuleId) {
+  /**
+   * {@code systemUserRequired}: the bootstrap says the module needs a system user, so its egress calls without
+   * a user token get the system user's token.
+   */
+  public ModuleRoutes(RoutingTable ingress, RoutingTable egress, Map<String, String> locationByModuleId,
+    boolean systemUserRequired) {
     this(ingress, egress, locationByModuleId, ingress.entries().stream()
-      .flatMap(entry -> entry.modulePermissions().stream()).distinct().toList());
+      .flatMap(entry -> entry.modulePermissions().stream()).distinct().toList(), systemUserRequired);
   }
 
   /**

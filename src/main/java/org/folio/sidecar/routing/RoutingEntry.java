@@ -24,6 +24,8 @@ public record RoutingEntry(
 
   public static final String TIMER_INTERFACE = "_timer";
   public static final String SYSTEM_TYPE = "system";
+  public static final String MULTIPLE_TYPE = "multiple";
+  public static final String TENANT_INTERFACE = "_tenant";
 
   public static RoutingEntry of(String moduleId, String interfaceId, String interfaceType, String staticPath,
     Set<String> methods, List<String> permissionsRequired, List<String> permissionsDesired,
@@ -44,6 +46,16 @@ public record RoutingEntry(
   public String permission(String method) {
     var permission = permissionByMethod.get(method);
     return permission != null ? permission : staticPath + "#" + method;
+  }
+
+  /** An interface several modules provide at once; x-okapi-module-id picks one. */
+  public boolean isMultiple() {
+    return MULTIPLE_TYPE.equals(interfaceType);
+  }
+
+  /** The tenant install ({@code _tenant}): mgr-tenant-entitlements calls it before the tenant is entitled. */
+  public boolean isTenantInstall() {
+    return TENANT_INTERFACE.equals(interfaceId);
   }
 
   public boolean isTimer() {

@@ -42,26 +42,46 @@ public final class RoutingTable {
     return List.copyOf(copy);
   }
 
-  /** The matching entry, or null when no endpoint answers this method and path. */
+  /** The matching entry, or null when no endpoint answers this method and path; {@code multiple} entries ignored. */
   public RoutingEntry lookup(String method, String path) {
-    var inSegment = firstMatch(bySegment.get(firstSegment(path)), method, path);
-    var wildcard = firstMatch(leadingWildcards, method, path);
+    return lookup(method, path, null, false);
+  }
+
+  /**
+   * The matching entry as upstream chooses it when {@code x-okapi-module-id} is {@code moduleId} (may be null).
+   * Entries of {@code multiple} interfaces (several modules provide them) match only the module the header
+   * names. On egress a named module is all that may match; on ingress other entries still do.
+   */
+  public RoutingEntry lookup(String method, String path, String moduleId, boolean egress) {
+    var inSegment = firstMatch(bySegment.get(firstSegment(path)), method, path, moduleId, egress);
+    var wildcard = firstMatch(leadingWildcards, method, path, moduleId, egress);
     if (inSegment == null || wildcard == null) {
       return inSegment != null ? inSegment : wildcard;
     }
     return MOST_SPECIFIC_FIRST.compare(inSegment, wildcard) <= 0 ? inSegment : wildcard;
   }
 
-  private static RoutingEntry firstMatch(List<RoutingEntry> candidates, String method, String path) {
+  private static RoutingEntry firstMatch(List<RoutingEntry> candidates, String method, String path, String moduleId,
+    boolean egress) {
     if (candidates == null) {
       return null;
     }
     for (var entry : candidates) {
-      if (entry.allowsMethod(method) && entry.pattern().matches(path)) {
+      if (entry.allowsMethod(method) && selectable(entry, moduleId, egress) && entry.pattern().matches(path)) {
         return entry;
       }
     }
     return null;
+  }
+
+  private static boolean selectable(RoutingEntry entry, String moduleId, boolean egress) {
+    if (moduleId == null) {
+      return !entry.isMultiple();
+    }
+    if (entry.isMultiple()) {
+      return moduleId.equals(entry.moduleId());
+    }
+    return !egress;
   }
 
   private static String firstSegment(String path) {

@@ -19,6 +19,7 @@ import java.nio.file.Path;
 import org.folio.sidecar.config.ConfigValidator;
 import org.folio.sidecar.config.EgressConfig;
 import org.folio.sidecar.config.ModuleConfig;
+import org.folio.sidecar.config.RetryConfig;
 import org.folio.sidecar.config.StartupWait;
 import org.folio.sidecar.token.ServiceTokens;
 import org.jboss.logging.Logger;
@@ -39,12 +40,14 @@ public class RoutingTableProvider {
   private final Vertx vertx;
   private final WebClient client;
   private final ServiceTokens tokens;
+  private final RetryConfig retry;
   private volatile ModuleRoutes routes = ModuleRoutes.NONE;
   private volatile boolean loaded;
   private long refreshTimer = -1;
 
   RoutingTableProvider(ModuleConfig moduleConfig, EgressConfig egressConfig, Vertx vertx,
-    @Named("keycloak") WebClient client, ServiceTokens tokens) {
+    @Named("keycloak") WebClient client, ServiceTokens tokens, RetryConfig retry) {
+    this.retry = retry;
     this.moduleConfig = moduleConfig;
     this.egressConfig = egressConfig;
     this.vertx = vertx;
@@ -62,7 +65,7 @@ public class RoutingTableProvider {
       return;
     }
     refreshTimer = vertx.setPeriodic(egressConfig.discoveryRefreshInterval().toMillis(), id -> reload());
-    StartupWait.loadWithRetry(vertx, this::reload, "routes from mgr-applications");
+    StartupWait.loadWithRetry(vertx, retry, this::reload, "routes from mgr-applications");
   }
 
   void stop(@Observes ShutdownEvent event) {
@@ -100,6 +103,11 @@ public class RoutingTableProvider {
   }
 
   private void swap(ModuleRoutes fresh) {
+    if (!loaded) {
+      LOGGER.infof("Loaded %d endpoints of %s and %d of its dependencies; system user required: %s",
+        fresh.ingress().entries().size(), moduleConfig.moduleId(), fresh.egress().entries().size(),
+        fresh.systemUserRequired());
+    }
     routes = fresh;
     loaded = true;
   }

@@ -3,6 +3,7 @@ package org.folio.sidecar.tenant;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
 import io.vertx.core.Future;
+import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
@@ -17,6 +18,7 @@ import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
 import org.folio.sidecar.config.ConfigValidator;
 import org.folio.sidecar.config.ModuleConfig;
+import org.folio.sidecar.config.RetryConfig;
 import org.folio.sidecar.config.StartupWait;
 import org.folio.sidecar.config.TenantConfig;
 import org.folio.sidecar.token.ServiceTokens;
@@ -35,13 +37,16 @@ public class TenantEntitlements {
   private final Vertx vertx;
   private final WebClient client;
   private final ServiceTokens tokens;
+  private final RetryConfig retry;
+  private final Promise<Void> firstLoad = Promise.promise();
   private final AtomicLong lastUnknownReload = new AtomicLong(System.nanoTime());
   private volatile Set<String> enabled = Set.of();
   private volatile boolean loaded;
   private long refreshTimer = -1;
 
   TenantEntitlements(TenantConfig config, ModuleConfig module, Vertx vertx, @Named("keycloak") WebClient client,
-    ServiceTokens tokens) {
+    ServiceTokens tokens, RetryConfig retry) {
+    this.retry = retry;
     this.config = config;
     this.module = module;
     this.vertx = vertx;
@@ -52,10 +57,11 @@ public class TenantEntitlements {
   void start(@Observes StartupEvent event) {
     if (!config.entitlementCheck()) {
       loaded = true;
+      firstLoad.tryComplete();
       return;
     }
     refreshTimer = vertx.setPeriodic(config.refreshInterval().toMillis(), id -> reload());
-    StartupWait.loadWithRetry(vertx, this::reload, "tenant entitlements");
+    StartupWait.loadWithRetry(vertx, retry, this::reload, "tenant entitlements");
   }
 
   void stop(@Observes ShutdownEvent event) {
@@ -81,6 +87,11 @@ public class TenantEntitlements {
     return loaded;
   }
 
+  /** The entitled tenants' names, once the first load has completed (upstream v4's module entitlement endpoint). */
+  public Future<Set<String>> entitledTenants() {
+    return firstLoad.future().map(loadedNow -> enabled);
+  }
+
   public synchronized void entitle(String tenant) {
     var copy = new HashSet<>(enabled);
     copy.add(tenant);
@@ -103,6 +114,7 @@ public class TenantEntitlements {
           enabled = names;
         }
         loaded = true;
+        firstLoad.tryComplete();
       });
   }
 

@@ -1,0 +1,88 @@
+package org.folio.sidecar.token;
+
+import com.github.benmanes.caffeine.cache.AsyncCache;
+import com.github.benmanes.caffeine.cache.Caffeine;
+import com.github.benmanes.caffeine.cache.Expiry;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.vertx.core.Future;
+import io.vertx.core.json.JsonObject;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Function;
+
+/**
+ * One live token per tenant, shared by every caller, whatever grant obtains it (service client, system user).
+ * Concurrent misses share one Keycloak call; a token in use is renewed in the background once a share of its
+ * lifetime has passed, and never handed out within a safety margin of its expiry. Never keyed on {@code exp}.
+ */
+final class SharedTokens {
+
+  /** A token and the times it must be renewed (in the background) and dropped (always). */
+  private record SharedToken(String value, long refreshAtNanos, long lifetimeNanos, AtomicBoolean refreshing) {
+  }
+
+  private final Function<String, Future<JsonObject>> obtain;
+  private final double refreshFraction;
+  private final MeterRegistry registry;
+  private final String meterPrefix;
+  private final AsyncCache<String, SharedToken> tokens;
+
+  /**
+   * {@code obtain} asks Keycloak for a tenant's token and yields the token endpoint's answer; meters are named
+   * {@code <meterPrefix>.cached} and {@code <meterPrefix>.requests}.
+   */
+  SharedTokens(Function<String, Future<JsonObject>> obtain, long maxTenants, double refreshFraction,
+    MeterRegistry registry, String meterPrefix) {
+    this.obtain = obtain;
+    this.refreshFraction = refreshFraction;
+    this.registry = registry;
+    this.meterPrefix = meterPrefix;
+    this.tokens = Caffeine.newBuilder()
+      .maximumSize(maxTenants)
+      .expireAfter(Expiry.<String, SharedToken>writing((tenant, token) -> Duration.ofNanos(token.lifetimeNanos())))
+      .buildAsync();
+    registry.gauge(meterPrefix + ".cached", tokens, cache -> cache.synchronous().estimatedSize());
+  }
+
+  /** The tenant's current token, acquiring one if there is none. */
+  Future<String> token(String tenant) {
+    var present = tokens.asMap().get(tenant);
+    if (present != null && present.isDone() && !present.isCompletedExceptionally()) {
+      var token = present.join();
+      if (System.nanoTime() >= token.refreshAtNanos() && token.refreshing().compareAndSet(false, true)) {
+        acquire(tenant, "refresh").onComplete(result -> {
+          if (result.succeeded()) {
+            tokens.put(tenant, CompletableFuture.completedFuture(result.result()));
+          } else {
+            token.refreshing().set(false);
+          }
+        });
+      }
+      return Future.succeededFuture(token.value());
+    }
+    return Future.fromCompletionStage(tokens.get(tenant, (t, executor) ->
+      acquire(t, "acquire").toCompletionStage().toCompletableFuture())).map(SharedToken::value);
+  }
+
+  void evict(String tenant) {
+    tokens.synchronous().invalidate(tenant);
+  }
+
+  void evictAll() {
+    tokens.synchronous().invalidateAll();
+  }
+
+  private Future<SharedToken> acquire(String tenant, String kind) {
+    long requestedAt = System.nanoTime();
+    return obtain.apply(tenant).map(body -> {
+      long lifetime = Duration.ofSeconds(body.getLong("expires_in", 60L)).toNanos();
+      // never hand out a token that could expire in flight
+      long usable = lifetime - Math.min(Duration.ofSeconds(5).toNanos(), lifetime / 10);
+      Counter.builder(meterPrefix + ".requests").tag("tenant", tenant).tag("kind", kind).register(registry).increment();
+      return new SharedToken(body.getString("access_token"), requestedAt + (long) (lifetime * refreshFraction),
+        usable - (System.nanoTime() - requestedAt), new AtomicBoolean());
+    });
+  }
+}

@@ -1,0 +1,66 @@
+package org.folio.sidecar.token;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.vertx.core.Future;
+import io.vertx.core.MultiMap;
+import io.vertx.core.json.JsonObject;
+import jakarta.inject.Singleton;
+import org.folio.sidecar.config.KeycloakConfig;
+import org.folio.sidecar.config.ModuleConfig;
+import org.folio.sidecar.config.TokenConfig;
+import org.folio.sidecar.error.SidecarError;
+
+/**
+ * The module's system user's token per tenant, for egress calls the module makes without a user token when
+ * its bootstrap says {@code systemUserRequired}: a password grant as user MODULE_NAME through the tenant's
+ * login client, secrets under upstream's keys {@code <env>_<tenant>_<tenant>-login-application} and
+ * {@code <env>_<tenant>_<MODULE_NAME>}. Shared and renewed ahead like service tokens.
+ */
+@Singleton
+public class SystemUserTokens {
+
+  private final TokenConfig config;
+  private final SecretStore secrets;
+  private final TokenEndpoint endpoint;
+  private final String username;
+  private final String loginClientSuffix;
+  private final SharedTokens tokens;
+
+  SystemUserTokens(TokenEndpoint endpoint, TokenConfig config, KeycloakConfig keycloak, ModuleConfig module,
+    SecretStore secrets, MeterRegistry registry) {
+    this.endpoint = endpoint;
+    this.config = config;
+    this.secrets = secrets;
+    this.username = module.name();
+    this.loginClientSuffix = keycloak.loginClientSuffix();
+    this.tokens = new SharedTokens(this::obtain, config.maxCapacity(), config.refreshFraction(), registry,
+      "sidecar.system-user-tokens");
+  }
+
+  public Future<String> token(String tenant) {
+    return tokens.token(tenant);
+  }
+
+  /** Drops every tenant's token: the module no longer requires a system user. */
+  public void evictAll() {
+    tokens.evictAll();
+  }
+
+  private Future<JsonObject> obtain(String tenant) {
+    var clientId = tenant + loginClientSuffix;
+    var clientSecret = secret(tenant, clientId);
+    var password = secret(tenant, username);
+    if (clientSecret.failed() || password.failed()) {
+      return Future.failedFuture(clientSecret.failed() ? clientSecret.cause() : password.cause());
+    }
+    var form = MultiMap.caseInsensitiveMultiMap().add("grant_type", "password").add("client_id", clientId)
+      .add("client_secret", clientSecret.result()).add("username", username).add("password", password.result());
+    return endpoint.request(tenant, form, "system user token");
+  }
+
+  private Future<String> secret(String tenant, String name) {
+    var key = config.secureStoreEnv() + "_" + tenant + "_" + name;
+    return secrets.secret(key).map(Future::succeededFuture)
+      .orElseGet(() -> Future.failedFuture(SidecarError.internal("no secret " + key + " in the secret store")));
+  }
+}

@@ -1,0 +1,46 @@
+package org.folio.sidecar.token;
+
+import io.vertx.core.Future;
+import io.vertx.core.MultiMap;
+import io.vertx.core.json.JsonObject;
+import io.vertx.ext.web.client.WebClient;
+import jakarta.inject.Named;
+import jakarta.inject.Singleton;
+import org.folio.sidecar.config.ConfigValidator;
+import org.folio.sidecar.config.KeycloakConfig;
+import org.folio.sidecar.error.SidecarError;
+
+/** A realm's token endpoint, for the tokens the sidecar obtains itself; answers mapped to the caller's error. */
+@Singleton
+public class TokenEndpoint {
+
+  private final WebClient client;
+  private final String baseUrl;
+  private final long timeoutMillis;
+
+  TokenEndpoint(@Named("keycloak") WebClient client, KeycloakConfig keycloak) {
+    this.client = client;
+    this.baseUrl = ConfigValidator.withoutTrailingSlash(keycloak.url());
+    this.timeoutMillis = keycloak.requestTimeout().toMillis();
+  }
+
+  /** Posts {@code form} to the realm's token endpoint; {@code what} names the token in errors. */
+  public Future<JsonObject> request(String realm, MultiMap form, String what) {
+    return client.postAbs(baseUrl + "/realms/" + realm + "/protocol/openid-connect/token")
+      .timeout(timeoutMillis)
+      .sendForm(form)
+      .transform(result -> {
+        if (result.failed()) {
+          return Future.failedFuture(SidecarError.keycloakUnavailable("cannot obtain a " + what + ": "
+            + result.cause().getClass().getSimpleName()));
+        }
+        var response = result.result();
+        if (response.statusCode() != 200) {
+          return Future.failedFuture(response.statusCode() >= 500
+            ? SidecarError.keycloakUnavailable("Keycloak answered " + response.statusCode() + " for a " + what)
+            : SidecarError.unauthorized("Keycloak refused the " + what + " request for " + realm));
+        }
+        return Future.succeededFuture(response.bodyAsJsonObject());
+      });
+  }
+}
