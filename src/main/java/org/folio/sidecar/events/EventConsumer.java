@@ -22,6 +22,7 @@ import org.apache.kafka.common.serialization.StringDeserializer;
 import org.folio.sidecar.authz.AuthorizationCache;
 import org.folio.sidecar.authz.DesiredPermissions;
 import org.folio.sidecar.config.EventsConfig;
+import org.folio.sidecar.egress.DynamicRoutes;
 import org.folio.sidecar.config.ModuleConfig;
 import org.folio.sidecar.routing.RoutingTableProvider;
 import org.folio.sidecar.tenant.TenantEntitlements;
@@ -50,6 +51,7 @@ public class EventConsumer {
   private final DesiredPermissions desiredPermissions;
   private final Impersonation impersonation;
   private final MeterRegistry registry;
+  private final DynamicRoutes dynamicRoutes;
   private final AtomicInteger assignedPartitions = new AtomicInteger();
   private volatile boolean running;
   private volatile KafkaConsumer<String, String> consumer;
@@ -57,7 +59,8 @@ public class EventConsumer {
 
   EventConsumer(EventsConfig config, ModuleConfig module, RoutingTableProvider routes, TenantEntitlements entitlements,
     AuthorizationCache decisions, ServiceTokens tokens, DesiredPermissions desiredPermissions,
-    Impersonation impersonation, MeterRegistry registry) {
+    Impersonation impersonation, DynamicRoutes dynamicRoutes, MeterRegistry registry) {
+    this.dynamicRoutes = dynamicRoutes;
     this.impersonation = impersonation;
     this.desiredPermissions = desiredPermissions;
     this.config = config;
@@ -151,9 +154,12 @@ public class EventConsumer {
     }
     switch (event) {
       case PlatformEvent.Discovery discovery -> {
+        boolean hinted = dynamicRoutes.refresh(discovery.moduleId());
         if (discovery.moduleId().equals(module.moduleId())
           || routes.routes().locationByModuleId().containsKey(discovery.moduleId())) {
           routes.reload().onFailure(error -> LOGGER.warnf("Reload after discovery event failed: %s", error.getMessage()));
+          count(record.topic(), "applied");
+        } else if (hinted) {
           count(record.topic(), "applied");
         } else {
           count(record.topic(), "ignored");

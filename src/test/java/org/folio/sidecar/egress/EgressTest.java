@@ -127,6 +127,15 @@ class EgressTest {
   }
 
   @Test
+  void withoutAUserTokenOrASystemUserTheCallGoesOnWithoutOneByDefault() {
+    // upstream v4's HANDLER_EGRESS_IGNORE_SYSTEM_USER_TOKEN_ERROR=true; NoSystemUserTest has the 400 of false
+    given().header("x-okapi-tenant", "alpha").get("/users/23").then().statusCode(200);
+
+    platform.others().verify(1, getRequestedFor(urlEqualTo("/users/23"))
+      .withHeader("x-okapi-token", WireMock.absent()).withHeader("x-system-token", WireMock.matching(".+")));
+  }
+
+  @Test
   void targetRefusingTheTokenGetsAFreshOneAndReplayableRequestsAreRetriedOnce() {
     platform.others().stubFor(WireMock.get(urlEqualTo("/users/401")).inScenario("refused")
       .whenScenarioStateIs(Scenario.STARTED).willReturn(aResponse().withStatus(401)).willSetStateTo("accepted"));

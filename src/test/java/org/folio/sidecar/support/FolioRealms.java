@@ -187,6 +187,11 @@ public final class FolioRealms {
     admin.expect("PUT", "/" + tenant + "/users/profile", profile, 200);
   }
 
+  /** The module's system user (named like the module), as mgr-tenant-entitlements creates it on install. */
+  public void provisionSystemUser(String tenant, String moduleName) {
+    createUser(tenant, new TestTenant.User(moduleName, java.util.UUID.nameUUIDFromBytes(moduleName.getBytes()).toString()));
+  }
+
   private void createUser(String tenant, TestTenant.User user) {
     admin.expect("POST", "/" + tenant + "/users", new JsonObject()
       .put("username", user.username()).put("enabled", true)

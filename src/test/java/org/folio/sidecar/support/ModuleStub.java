@@ -37,6 +37,10 @@ public final class ModuleStub {
     return client.find(pattern);
   }
 
+  public void resetRequests() {
+    client.resetRequests();
+  }
+
   public void resetAll() {
     client.resetMappings();
     client.resetRequests();

@@ -52,11 +52,13 @@ public final class TestModule {
   /**
    * The mgr-applications bootstrap of the module: its own interfaces plus the modules it requires, with
    * their discovered locations. mod-source-record-storage is one of the DB-heavy modules operators move to a
-   * dedicated deployment with a route override; mod-down is discovered where nothing listens.
+   * dedicated deployment with a route override; mod-down is discovered where nothing listens. Two codex
+   * modules provide the same {@code multiple} interface, each under its own path on the others' stub.
    */
-  public static JsonObject bootstrap(String othersUrl, String downUrl) {
+  public static JsonObject bootstrap(String othersUrl, String downUrl, boolean systemUserRequired) {
     return new JsonObject()
       .put("module", new JsonObject().put("moduleId", NAME + "-" + VERSION)
+        .put("systemUserRequired", systemUserRequired)
         .put("interfaces", descriptor().getJsonArray("provides")))
       .put("requiredModules", new JsonArray()
         .add(required("mod-users-19.0.0", othersUrl, "users",
@@ -65,7 +67,15 @@ public final class TestModule {
           handler("GET", "/users/{id}/desired", "users.desired.get").put("permissionsDesired", new JsonArray().add("users.item*"))))
         .add(required("mod-source-record-storage-5.9.0", othersUrl, "source-storage-records",
           handler("GET", "/source-storage/records/{id}", "srs.get"), handler("POST", "/source-storage/records", "srs.post")))
-        .add(required("mod-down-1.0.0", downUrl, "down", handler("GET", "/down/{id}", "down.get"))));
+        .add(required("mod-down-1.0.0", downUrl, "down", handler("GET", "/down/{id}", "down.get")))
+        .add(multiple("mod-codex-ekb-1.0.0", othersUrl + "/ekb"))
+        .add(multiple("mod-codex-inventory-2.0.0", othersUrl + "/inventory")));
+  }
+
+  private static JsonObject multiple(String moduleId, String location) {
+    var module = required(moduleId, location, "codex", handler("GET", "/codex-instances", "codex.get"));
+    module.getJsonArray("interfaces").getJsonObject(0).put("interfaceType", "multiple");
+    return module;
   }
 
   private static JsonObject required(String moduleId, String location, String interfaceId, JsonObject... handlers) {
@@ -78,10 +88,10 @@ public final class TestModule {
         .put("endpoints", endpoints)));
   }
 
-  public static Path writeBootstrap(String othersUrl, String downUrl) {
+  public static Path writeBootstrap(String othersUrl, String downUrl, boolean systemUserRequired) {
     try {
       var file = Files.createTempFile("module-bootstrap", ".json");
-      Files.writeString(file, bootstrap(othersUrl, downUrl).encodePrettily());
+      Files.writeString(file, bootstrap(othersUrl, downUrl, systemUserRequired).encodePrettily());
       file.toFile().deleteOnExit();
       return file;
     } catch (IOException e) {

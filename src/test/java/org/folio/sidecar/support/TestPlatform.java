@@ -97,6 +97,7 @@ public final class TestPlatform {
     stubManagers(new ModuleStub(managers.port()));
     var provisioned = List.of(realms.provision("alpha", ACCESS_TOKEN_LIFESPAN_SECONDS),
       realms.provision("beta", ACCESS_TOKEN_LIFESPAN_SECONDS));
+    realms.provisionSystemUser("alpha", TestModule.NAME);
     LOGGER.infof("Provisioned 2 realms in %d ms", (System.nanoTime() - started) / 1_000_000);
     for (var tenant : provisioned) {
       var key = PREFIX + "tenant." + tenant.name() + ".";
@@ -104,8 +105,10 @@ public final class TestPlatform {
       System.setProperty(key + "private", Base64.getEncoder().encodeToString(tenant.signingKey().getPrivate().getEncoded()));
       System.setProperty(key + "public", Base64.getEncoder().encodeToString(tenant.signingKey().getPublic().getEncoded()));
     }
-    System.setProperty(PREFIX + "descriptor",
-      TestModule.writeBootstrap(others.baseUrl(), "http://127.0.0.1:" + FreePorts.next()).toString());
+    var downUrl = "http://127.0.0.1:" + FreePorts.next();
+    System.setProperty(PREFIX + "descriptor", TestModule.writeBootstrap(others.baseUrl(), downUrl, false).toString());
+    System.setProperty(PREFIX + "descriptor.system-user",
+      TestModule.writeBootstrap(others.baseUrl(), downUrl, true).toString());
     System.setProperty(PREFIX + "overrides", writeOverrides("{}"));
     System.setProperty(PREFIX + "module.port", String.valueOf(wireMock.port()));
     System.setProperty(PREFIX + "others.port", String.valueOf(others.port()));
@@ -184,6 +187,9 @@ public final class TestPlatform {
       config.put("secret-store.ephemeral.content.folio_" + tenant + "_" + FolioRealms.SERVICE_CLIENT, TestTenant.SERVICE_SECRET);
     }
     config.put("secret-store.ephemeral.content.folio_master_folio-backend-admin-client", ADMIN_CLIENT_SECRET);
+    // the system user of the module in alpha: login client secret and password, under upstream's key names
+    config.put("secret-store.ephemeral.content.folio_alpha_alpha-login-application", TestTenant.LOGIN_SECRET);
+    config.put("secret-store.ephemeral.content.folio_alpha_" + TestModule.NAME, TestTenant.PASSWORD);
     config.put("egress.route-overrides-file", overridesFile.toString());
     config.put("tenant.entitlements-url", property("managers"));
     config.put("tenant.tenants-url", property("managers"));
