@@ -1,5 +1,6 @@
 package org.folio.sidecar.health;
 
+import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
 import io.quarkus.runtime.ShutdownEvent;
@@ -10,6 +11,7 @@ import jakarta.enterprise.event.Observes;
 import jakarta.inject.Named;
 import jakarta.inject.Singleton;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
@@ -40,6 +42,8 @@ public class DependencyProbe {
   private volatile boolean moduleUp;
   private volatile boolean keycloakUp;
   private volatile boolean kafkaUp;
+  private final MeterRegistry registry;
+  private final List<Gauge> gauges;
   private Admin kafka;
   private long timerId = -1;
 
@@ -53,8 +57,13 @@ public class DependencyProbe {
     this.kafkaNodes = events.kafkaHost().filter(host -> !host.isBlank())
       .map(host -> host + ":" + events.kafkaPort()).orElse(null);
     this.timeoutMillis = keycloak.requestTimeout().toMillis();
-    registry.gauge("sidecar.dependency.up", Tags.of("dependency", "keycloak"), this, probe -> probe.keycloakUp ? 1 : 0);
-    registry.gauge("sidecar.dependency.up", Tags.of("dependency", "module"), this, probe -> probe.moduleUp ? 1 : 0);
+    this.registry = registry;
+    this.gauges = List.of(
+      Gauge.builder("sidecar.dependency.up", this, probe -> probe.keycloakUp ? 1 : 0)
+        .tags(Tags.of("dependency", "keycloak")).description("1 while the dependency answers its probe")
+        .register(registry),
+      Gauge.builder("sidecar.dependency.up", this, probe -> probe.moduleUp ? 1 : 0)
+        .tags(Tags.of("dependency", "module")).register(registry));
   }
 
   void start(@Observes StartupEvent event) {
@@ -74,6 +83,8 @@ public class DependencyProbe {
     if (kafka != null) {
       kafka.close(Duration.ofSeconds(1));
     }
+    // Quarkus' registry outlives an application restart in one JVM (tests); a stale gauge would read this probe
+    gauges.forEach(registry::remove);
   }
 
   /** Runs the probes now; health changes when they answer. */

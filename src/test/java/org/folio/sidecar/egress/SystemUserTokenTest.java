@@ -50,7 +50,9 @@ class SystemUserTokenTest {
     }
     assertThat(tokens).hasSize(1);
     var claims = Tokens.claims(tokens.iterator().next());
-    assertThat(claims.getString("preferred_username")).isEqualTo(TestModule.NAME);
+    // the system user is the Keycloak user named like the module (FolioRealms.provisionSystemUser)
+    assertThat(claims.getString("user_id"))
+      .isEqualTo(java.util.UUID.nameUUIDFromBytes(TestModule.NAME.getBytes()).toString());
     assertThat(claims.getString("iss")).endsWith("/realms/alpha");
   }
 
