@@ -1,8 +1,10 @@
 package org.folio.sidecar.authz;
 
+import com.github.benmanes.caffeine.cache.Ticker;
 import io.micrometer.core.instrument.MeterRegistry;
 import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Singleton;
+import java.time.Clock;
 import org.folio.sidecar.config.AuthzCacheConfig;
 
 /** Puts the configured cache in front of Keycloak: optimized by default, upstream's legacy cache on request. */
@@ -11,10 +13,11 @@ public class AuthorizationCacheProducer {
 
   @Produces
   @Singleton
-  AuthorizationCache authorizationCache(KeycloakDecider keycloak, AuthzCacheConfig config, MeterRegistry registry) {
+  AuthorizationCache authorizationCache(KeycloakDecider keycloak, AuthzCacheConfig config, MeterRegistry registry,
+    Ticker ticker, Clock clock) {
     return switch (config.mode()) {
-      case OPTIMIZED -> new DecisionCache(keycloak, config, registry);
-      case LEGACY -> new LegacyDecisionCache(keycloak, config, registry);
+      case OPTIMIZED -> new DecisionCache(keycloak, config, registry, ticker);
+      case LEGACY -> new LegacyDecisionCache(keycloak, config, registry, ticker, clock);
     };
   }
 }

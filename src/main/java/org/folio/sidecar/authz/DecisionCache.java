@@ -3,15 +3,23 @@ package org.folio.sidecar.authz;
 import com.github.benmanes.caffeine.cache.AsyncCache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import com.github.benmanes.caffeine.cache.Expiry;
+import com.github.benmanes.caffeine.cache.RemovalCause;
+import com.github.benmanes.caffeine.cache.Ticker;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.cache.CaffeineStatsCounter;
 import io.vertx.core.Future;
+import io.vertx.core.Promise;
+import java.time.Duration;
+import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ForkJoinPool;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import org.folio.sidecar.config.AuthzCacheConfig;
 import org.folio.sidecar.error.SidecarError;
 
@@ -20,18 +28,24 @@ import org.folio.sidecar.error.SidecarError;
  * Keycloak call; grants in use are re-checked in the background before they expire; while Keycloak is
  * unreachable, grants keep serving up to a maximum staleness. Secondary indexes (session, user, tenant) let
  * a logout or a tenant change drop exactly its entries without scanning the cache.
+ *
+ * <p>The indexes hold exactly the keys the cache holds, loads in flight included, because each change of an
+ * entry and of its index entries happens in one atomic operation on that key: an entry is indexed when it is
+ * created ({@link #insert}), un-indexed when Caffeine evicts or expires it (the eviction listener runs inside
+ * the removal) and when it is invalidated ({@link #invalidate}). A logout therefore also removes a decision
+ * still loading, and a late answer (a load, a background re-check) only ever replaces the very entry it
+ * started from: once that entry is gone, the answer is served to its own caller and not cached.
  */
 public final class DecisionCache implements AuthorizationCache {
 
   private static final Future<Decision> PERMIT = Future.succeededFuture(Decision.PERMIT);
   private static final Future<Decision> DENY = Future.succeededFuture(Decision.DENY);
 
-  /** A decision and when Keycloak made it; {@code refreshing} keeps background re-checks to one at a time. */
-  record Cached(Decision decision, long decidedAtNanos, AtomicBoolean refreshing) {
-
-    static Cached of(Decision decision) {
-      return new Cached(decision, System.nanoTime(), new AtomicBoolean());
-    }
+  /**
+   * A decision and when Keycloak made it; {@code recheck} is the one Keycloak call re-checking it (refresh
+   * ahead, or a re-check past its TTL), shared by every caller that needs it.
+   */
+  record Cached(Decision decision, long decidedAtNanos, AtomicReference<Future<Decision>> recheck) {
   }
 
   record SessionRef(String tenant, String sessionId) {
@@ -41,7 +55,9 @@ public final class DecisionCache implements AuthorizationCache {
   }
 
   private final AuthorizationDecider keycloak;
+  private final Ticker ticker;
   private final AsyncCache<DecisionKey, Cached> cache;
+  private final Map<DecisionKey, CompletableFuture<Cached>> entries;
   private final CaffeineStatsCounter stats;
   private final long refreshAfterNanos;
   private final long allowTtlNanos;
@@ -51,8 +67,15 @@ public final class DecisionCache implements AuthorizationCache {
   private final Counter staleServed;
   private final Counter refreshes;
 
-  public DecisionCache(AuthorizationDecider keycloak, AuthzCacheConfig config, MeterRegistry registry) {
+  public DecisionCache(AuthorizationDecider keycloak, AuthzCacheConfig config, MeterRegistry registry, Ticker ticker) {
+    this(keycloak, config, registry, ticker, ForkJoinPool.commonPool());
+  }
+
+  /** {@code executor} runs Caffeine's maintenance; tests pass {@code Runnable::run} to make it deterministic. */
+  DecisionCache(AuthorizationDecider keycloak, AuthzCacheConfig config, MeterRegistry registry, Ticker ticker,
+    Executor executor) {
     this.keycloak = keycloak;
+    this.ticker = ticker;
     this.refreshAfterNanos = config.refreshAfter().toNanos();
     this.allowTtlNanos = config.allowTtl().toNanos();
     long allowLifetime = allowTtlNanos + config.maxStaleness().toNanos();
@@ -60,11 +83,14 @@ public final class DecisionCache implements AuthorizationCache {
     this.stats = new CaffeineStatsCounter(registry, "sidecar.authz.decisions");
     this.cache = Caffeine.newBuilder()
       .maximumSize(config.maxSize())
+      .ticker(ticker)
+      .executor(executor)
       .expireAfter(Expiry.<DecisionKey, Cached>writing(
-        (key, cached) -> java.time.Duration.ofNanos(lifetime(cached.decision(), allowLifetime, denyLifetime))))
-      .evictionListener(this::unindex)
+        (key, cached) -> Duration.ofNanos(lifetime(cached.decision(), allowLifetime, denyLifetime))))
+      .evictionListener(this::evicted)
       .recordStats(() -> stats)
       .buildAsync();
+    this.entries = cache.asMap();
     stats.registerSizeMetric(cache.synchronous());
     this.staleServed = Counter.builder("sidecar.authz.decisions.stale.served")
       .description("grants served past their TTL because Keycloak was unreachable").register(registry);
@@ -84,10 +110,10 @@ public final class DecisionCache implements AuthorizationCache {
   @Override
   public Future<Decision> decide(AuthorizationRequest request) {
     var key = DecisionKey.of(request.tenant(), request.permission(), request.token());
-    var present = cache.asMap().get(key);
+    var present = entries.get(key);
     if (present != null && present.isDone() && !present.isCompletedExceptionally()) {
       var cached = present.join();
-      long age = System.nanoTime() - cached.decidedAtNanos();
+      long age = ticker.read() - cached.decidedAtNanos();
       if (cached.decision() != Decision.PERMIT) {
         stats.recordHits(1);
         return cached.decision() == Decision.DENY ? DENY : Future.succeededFuture(cached.decision());
@@ -98,53 +124,104 @@ public final class DecisionCache implements AuthorizationCache {
       }
       if (age < allowTtlNanos) {
         stats.recordHits(1);
-        refreshInBackground(key, cached, request);
+        recheck(key, present, cached, request);
         return PERMIT;
       }
-      return recheckStale(key, request);
+      return recheckStale(key, present, cached, request);
     }
-    return Future.fromCompletionStage(cache.get(key, (k, executor) -> load(k, request)))
-      .map(Cached::decision);
+    return Future.fromCompletionStage(insert(key, request)).map(Cached::decision);
   }
 
-  private CompletableFuture<Cached> load(DecisionKey key, AuthorizationRequest request) {
-    return keycloak.decide(request)
-      .map(decision -> {
-        index(key);
-        return Cached.of(decision);
-      })
-      .toCompletionStage().toCompletableFuture();
+  /**
+   * The key's entry, created (and indexed, atomically with its creation) with a Keycloak call when there is
+   * none; concurrent callers share it. A failed call removes the entry and its index entries.
+   */
+  private CompletableFuture<Cached> insert(DecisionKey key, AuthorizationRequest request) {
+    var created = new CompletableFuture<Cached>();
+    // the cache's own get: it runs the function atomically for the key and re-evaluates expiry on completion
+    var entry = cache.get(key, (k, executor) -> {
+      index(k);
+      return created;
+    });
+    if (entry == created) {
+      keycloak.decide(request).onComplete(result -> {
+        if (result.succeeded()) {
+          created.complete(cached(result.result()));
+        } else {
+          removeIfSame(key, created);
+          created.completeExceptionally(result.cause());
+        }
+      });
+    }
+    return entry;
   }
 
-  private void refreshInBackground(DecisionKey key, Cached cached, AuthorizationRequest request) {
-    if (!cached.refreshing().compareAndSet(false, true)) {
-      return;
+  private Cached cached(Decision decision) {
+    return new Cached(decision, ticker.read(), new AtomicReference<>());
+  }
+
+  /**
+   * The entry's re-check: the one in flight, else a new Keycloak call whose answer replaces the entry (if it
+   * is still the cached one). A failed re-check is forgotten, so the next caller past refresh-after tries again.
+   */
+  private Future<Decision> recheck(DecisionKey key, CompletableFuture<Cached> entry, Cached cached,
+    AuthorizationRequest request) {
+    var running = cached.recheck().get();
+    if (running != null) {
+      return running;
+    }
+    var promise = Promise.<Decision>promise();
+    if (!cached.recheck().compareAndSet(null, promise.future())) {
+      return cached.recheck().get();
     }
     refreshes.increment();
     keycloak.decide(request).onComplete(result -> {
       if (result.succeeded()) {
-        cache.put(key, CompletableFuture.completedFuture(Cached.of(result.result())));
+        replaceIfSame(key, entry, result.result());
       } else {
-        // keep serving the grant; the next request past refresh-after tries again
-        cached.refreshing().set(false);
+        cached.recheck().set(null);
       }
+      promise.handle(result);
     });
+    return promise.future();
   }
 
   /** A grant past its TTL: ask again; if Keycloak cannot answer, the grant serves until its staleness runs out. */
-  private Future<Decision> recheckStale(DecisionKey key, AuthorizationRequest request) {
+  private Future<Decision> recheckStale(DecisionKey key, CompletableFuture<Cached> entry, Cached cached,
+    AuthorizationRequest request) {
     stats.recordMisses(1);
-    return keycloak.decide(request).transform(result -> {
+    return recheck(key, entry, cached, request).transform(result -> {
       if (result.succeeded()) {
-        cache.put(key, CompletableFuture.completedFuture(Cached.of(result.result())));
         return Future.succeededFuture(result.result());
       }
-      if (result.cause() instanceof SidecarError error && error.status() == 503) {
+      if (result.cause() instanceof SidecarError error && error.status() == 503 && entries.get(key) == entry) {
         staleServed.increment();
         return PERMIT;
       }
       return Future.failedFuture(result.cause());
     });
+  }
+
+  /** Stores a fresh answer in place of {@code entry}, unless that entry has been evicted or invalidated meanwhile. */
+  private void replaceIfSame(DecisionKey key, CompletableFuture<Cached> entry, Decision decision) {
+    entries.computeIfPresent(key, (k, current) -> current == entry
+      ? CompletableFuture.completedFuture(cached(decision)) : current);
+  }
+
+  private void removeIfSame(DecisionKey key, CompletableFuture<Cached> entry) {
+    entries.computeIfPresent(key, (k, current) -> {
+      if (current != entry) {
+        return current;
+      }
+      unindex(k);
+      return null;
+    });
+  }
+
+  private void evicted(DecisionKey key, Cached value, RemovalCause cause) {
+    if (key != null) {
+      unindex(key);
+    }
   }
 
   private void index(DecisionKey key) {
@@ -157,10 +234,7 @@ public final class DecisionCache implements AuthorizationCache {
     }
   }
 
-  private void unindex(DecisionKey key, Object value, com.github.benmanes.caffeine.cache.RemovalCause cause) {
-    if (key == null) {
-      return;
-    }
+  private void unindex(DecisionKey key) {
     removeFrom(byTenant, key.tenant(), key);
     if (key.sessionId() != null) {
       removeFrom(bySession, new SessionRef(key.tenant(), key.sessionId()), key);
@@ -179,24 +253,53 @@ public final class DecisionCache implements AuthorizationCache {
 
   @Override
   public int invalidateSession(String tenant, String sessionId) {
-    return invalidate(bySession.remove(new SessionRef(tenant, sessionId)));
+    return invalidate(bySession.get(new SessionRef(tenant, sessionId)));
   }
 
   @Override
   public int invalidateUser(String tenant, String userId) {
-    return invalidate(byUser.remove(new UserRef(tenant, userId)));
+    return invalidate(byUser.get(new UserRef(tenant, userId)));
   }
 
   @Override
   public int invalidateTenant(String tenant) {
-    return invalidate(byTenant.remove(tenant));
+    return invalidate(byTenant.get(tenant));
   }
 
+  /** Removes each key's entry and its index entries together; the count is of entries actually removed. */
   private int invalidate(Set<DecisionKey> keys) {
     if (keys == null) {
       return 0;
     }
-    cache.synchronous().invalidateAll(keys);
-    return keys.size();
+    var removed = new AtomicInteger();
+    for (var key : Set.copyOf(keys)) {
+      entries.computeIfPresent(key, (k, current) -> {
+        unindex(k);
+        removed.incrementAndGet();
+        return null;
+      });
+    }
+    return removed.get();
+  }
+
+  /** The keys cached now, loads in flight included, after Caffeine's pending maintenance; for tests. */
+  Set<DecisionKey> cachedKeys() {
+    cache.synchronous().cleanUp();
+    return Set.copyOf(entries.keySet());
+  }
+
+  /** The keys in the tenant, session and user indexes; for tests. */
+  Set<DecisionKey> indexedKeys(boolean tenants, boolean sessions, boolean users) {
+    var keys = new HashSet<DecisionKey>();
+    if (tenants) {
+      byTenant.values().forEach(keys::addAll);
+    }
+    if (sessions) {
+      bySession.values().forEach(keys::addAll);
+    }
+    if (users) {
+      byUser.values().forEach(keys::addAll);
+    }
+    return keys;
   }
 }

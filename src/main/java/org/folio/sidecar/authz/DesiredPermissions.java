@@ -2,6 +2,7 @@ package org.folio.sidecar.authz;
 
 import com.github.benmanes.caffeine.cache.AsyncCache;
 import com.github.benmanes.caffeine.cache.Caffeine;
+import com.github.benmanes.caffeine.cache.Ticker;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.cache.CaffeineStatsCounter;
 import io.vertx.core.Future;
@@ -35,13 +36,14 @@ public class DesiredPermissions {
   private final AsyncCache<Key, Optional<String>> cache;
 
   DesiredPermissions(@Named("keycloak") WebClient client, ServiceTokens tokens, UsersConfig config,
-    MeterRegistry registry) {
+    MeterRegistry registry, Ticker ticker) {
     this.client = client;
     this.tokens = tokens;
     this.baseUrl = ConfigValidator.withoutTrailingSlash(config.keycloakUrl());
     var stats = new CaffeineStatsCounter(registry, "sidecar.desired.permissions");
     this.cache = Caffeine.newBuilder()
       .maximumSize(config.permissionsCacheMaxSize())
+      .ticker(ticker)
       .expireAfterWrite(config.permissionsCacheTtl())
       .recordStats(() -> stats)
       .buildAsync();

@@ -3,9 +3,11 @@ package org.folio.sidecar.authz;
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import com.github.benmanes.caffeine.cache.Expiry;
+import com.github.benmanes.caffeine.cache.Ticker;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.cache.CaffeineStatsCounter;
 import io.vertx.core.Future;
+import java.time.Clock;
 import java.time.Duration;
 import org.folio.sidecar.config.AuthzCacheConfig;
 
@@ -23,13 +25,17 @@ public final class LegacyDecisionCache implements AuthorizationCache {
   private final Cache<String, Long> cache;
   private final CaffeineStatsCounter stats;
   private final long offsetMillis;
+  private final Clock clock;
 
-  public LegacyDecisionCache(AuthorizationDecider keycloak, AuthzCacheConfig config, MeterRegistry registry) {
+  public LegacyDecisionCache(AuthorizationDecider keycloak, AuthzCacheConfig config, MeterRegistry registry,
+    Ticker ticker, Clock clock) {
     this.keycloak = keycloak;
+    this.clock = clock;
     this.offsetMillis = config.legacyTtlOffset();
     this.stats = new CaffeineStatsCounter(registry, "sidecar.authz.decisions");
     this.cache = Caffeine.newBuilder()
       .maximumSize(config.legacyMaxSize())
+      .ticker(ticker)
       .expireAfter(Expiry.<String, Long>creating((key, ttlMillis) -> Duration.ofMillis(ttlMillis)))
       .recordStats(() -> stats)
       .build();
@@ -51,7 +57,7 @@ public final class LegacyDecisionCache implements AuthorizationCache {
       return PERMIT;
     }
     return keycloak.decide(request).onSuccess(decision -> {
-      long ttl = token.expiresAtSeconds() * 1000 - System.currentTimeMillis() - offsetMillis;
+      long ttl = token.expiresAtSeconds() * 1000 - clock.millis() - offsetMillis;
       if (decision == Decision.PERMIT && ttl > 0) {
         cache.put(cacheKey, ttl);
       }

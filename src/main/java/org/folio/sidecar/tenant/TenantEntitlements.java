@@ -1,5 +1,6 @@
 package org.folio.sidecar.tenant;
 
+import com.github.benmanes.caffeine.cache.Ticker;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
 import io.vertx.core.Future;
@@ -39,13 +40,16 @@ public class TenantEntitlements {
   private final ServiceTokens tokens;
   private final RetryConfig retry;
   private final Promise<Void> firstLoad = Promise.promise();
-  private final AtomicLong lastUnknownReload = new AtomicLong(System.nanoTime());
+  private final Ticker ticker;
+  private final AtomicLong lastUnknownReload;
   private volatile Set<String> enabled = Set.of();
   private volatile boolean loaded;
   private long refreshTimer = -1;
 
   TenantEntitlements(TenantConfig config, ModuleConfig module, Vertx vertx, @Named("keycloak") WebClient client,
-    ServiceTokens tokens, RetryConfig retry) {
+    ServiceTokens tokens, RetryConfig retry, Ticker ticker) {
+    this.ticker = ticker;
+    this.lastUnknownReload = new AtomicLong(ticker.read());
     this.retry = retry;
     this.config = config;
     this.module = module;
@@ -76,7 +80,7 @@ public class TenantEntitlements {
       return true;
     }
     long last = lastUnknownReload.get();
-    long now = System.nanoTime();
+    long now = ticker.read();
     if (now - last >= config.unknownTenantReloadInterval().toNanos() && lastUnknownReload.compareAndSet(last, now)) {
       reload();
     }

@@ -2,6 +2,7 @@ package org.folio.sidecar.token;
 
 import com.github.benmanes.caffeine.cache.AsyncCache;
 import com.github.benmanes.caffeine.cache.Caffeine;
+import com.github.benmanes.caffeine.cache.Ticker;
 import com.github.benmanes.caffeine.cache.Expiry;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.cache.CaffeineStatsCounter;
@@ -48,12 +49,12 @@ public class Impersonation {
   private final AsyncCache<UserKey, Exchanged> exchanged;
 
   Impersonation(@Named("keycloak") WebClient client, KeycloakConfig keycloak, TokenConfig tokenConfig,
-    UsersConfig users, SecretStore secrets, ServiceTokens serviceTokens, MeterRegistry registry) {
-    this.active = measured(Caffeine.newBuilder().maximumSize(100_000).expireAfterWrite(Duration.ofMinutes(1)),
-      registry, "sidecar.impersonation.introspections");
-    this.usernames = measured(Caffeine.newBuilder().maximumSize(100_000).expireAfterWrite(Duration.ofMinutes(5)),
-      registry, "sidecar.impersonation.users");
-    this.exchanged = measured(Caffeine.newBuilder().maximumSize(100_000)
+    UsersConfig users, SecretStore secrets, ServiceTokens serviceTokens, MeterRegistry registry, Ticker ticker) {
+    this.active = measured(Caffeine.newBuilder().ticker(ticker).maximumSize(100_000)
+      .expireAfterWrite(Duration.ofMinutes(1)), registry, "sidecar.impersonation.introspections");
+    this.usernames = measured(Caffeine.newBuilder().ticker(ticker).maximumSize(100_000)
+      .expireAfterWrite(Duration.ofMinutes(5)), registry, "sidecar.impersonation.users");
+    this.exchanged = measured(Caffeine.newBuilder().ticker(ticker).maximumSize(100_000)
       .expireAfter(Expiry.<UserKey, Exchanged>writing((key, token) -> Duration.ofNanos(token.lifetimeNanos()))),
       registry, "sidecar.impersonation.tokens");
     this.client = client;

@@ -2,6 +2,7 @@ package org.folio.sidecar.token;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
+import com.github.benmanes.caffeine.cache.Ticker;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.ext.web.client.WebClient;
@@ -43,14 +44,17 @@ public class RealmKeys {
   private final KeycloakConfig config;
   private final String jwksBase;
   private final Cache<String, KeySet> realms;
+  private final Ticker ticker;
   private final Map<String, Future<KeySet>> inFlight = new ConcurrentHashMap<>();
 
-  RealmKeys(@Named("keycloak") WebClient client, KeycloakConfig config) {
+  RealmKeys(@Named("keycloak") WebClient client, KeycloakConfig config, Ticker ticker) {
     this.client = client;
+    this.ticker = ticker;
     this.config = config;
     this.jwksBase = ConfigValidator.withoutTrailingSlash(config.jwksBaseUrl().orElse(config.url()));
     this.realms = Caffeine.newBuilder()
       .maximumSize(MAX_REALMS)
+      .ticker(ticker)
       .expireAfterWrite(config.jwksRefreshInterval())
       .build();
   }
@@ -63,7 +67,7 @@ public class RealmKeys {
       if (key != null) {
         return Future.succeededFuture(key);
       }
-      if (System.nanoTime() - keySet.fetchedAtNanos() < config.jwksMinRefetchInterval().toNanos()) {
+      if (ticker.read() - keySet.fetchedAtNanos() < config.jwksMinRefetchInterval().toNanos()) {
         return Future.failedFuture(SidecarError.unauthorized("token signed with an unknown key"));
       }
     }
@@ -92,7 +96,7 @@ public class RealmKeys {
         var response = result.result();
         if (response.statusCode() == 404) {
           // an unknown realm: remember "no keys" so tokens naming it are refused without asking again at once
-          var empty = new KeySet(Map.of(), System.nanoTime());
+          var empty = new KeySet(Map.of(), ticker.read());
           realms.put(realm, empty);
           promise.complete(empty);
         } else if (response.statusCode() != 200) {
@@ -106,7 +110,7 @@ public class RealmKeys {
     return promise.future();
   }
 
-  private static KeySet parse(String realm, String json) {
+  private KeySet parse(String realm, String json) {
     var keys = new HashMap<String, SigningKey>();
     try {
       for (JsonWebKey jwk : new JsonWebKeySet(json).getJsonWebKeys()) {
@@ -118,6 +122,6 @@ public class RealmKeys {
     } catch (JoseException e) {
       LOGGER.warnf("Keycloak returned unreadable keys for realm %s: %s", realm, e.getMessage());
     }
-    return new KeySet(Map.copyOf(keys), System.nanoTime());
+    return new KeySet(Map.copyOf(keys), ticker.read());
   }
 }

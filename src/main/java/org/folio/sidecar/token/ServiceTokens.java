@@ -1,5 +1,6 @@
 package org.folio.sidecar.token;
 
+import com.github.benmanes.caffeine.cache.Ticker;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.vertx.core.Future;
 import io.vertx.core.MultiMap;
@@ -23,12 +24,13 @@ public class ServiceTokens {
   private final TokenEndpoint endpoint;
   private final SharedTokens tokens;
 
-  ServiceTokens(TokenEndpoint endpoint, TokenConfig config, SecretStore secrets, MeterRegistry registry) {
+  ServiceTokens(TokenEndpoint endpoint, TokenConfig config, SecretStore secrets, MeterRegistry registry,
+    Ticker ticker) {
     this.endpoint = endpoint;
     this.config = config;
     this.secrets = secrets;
     this.tokens = new SharedTokens(this::obtain, config.maxCapacity(), config.refreshFraction(), registry,
-      "sidecar.tokens");
+      "sidecar.tokens", ticker);
   }
 
   /** The realm's current token, acquiring one if there is none. */

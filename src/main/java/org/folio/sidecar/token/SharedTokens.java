@@ -3,6 +3,7 @@ package org.folio.sidecar.token;
 import com.github.benmanes.caffeine.cache.AsyncCache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import com.github.benmanes.caffeine.cache.Expiry;
+import com.github.benmanes.caffeine.cache.Ticker;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.vertx.core.Future;
@@ -27,6 +28,7 @@ final class SharedTokens {
   private final double refreshFraction;
   private final MeterRegistry registry;
   private final String meterPrefix;
+  private final Ticker ticker;
   private final AsyncCache<String, SharedToken> tokens;
 
   /**
@@ -34,13 +36,15 @@ final class SharedTokens {
    * {@code <meterPrefix>.cached} and {@code <meterPrefix>.requests}.
    */
   SharedTokens(Function<String, Future<JsonObject>> obtain, long maxTenants, double refreshFraction,
-    MeterRegistry registry, String meterPrefix) {
+    MeterRegistry registry, String meterPrefix, Ticker ticker) {
     this.obtain = obtain;
+    this.ticker = ticker;
     this.refreshFraction = refreshFraction;
     this.registry = registry;
     this.meterPrefix = meterPrefix;
     this.tokens = Caffeine.newBuilder()
       .maximumSize(maxTenants)
+      .ticker(ticker)
       .expireAfter(Expiry.<String, SharedToken>writing((tenant, token) -> Duration.ofNanos(token.lifetimeNanos())))
       .buildAsync();
     registry.gauge(meterPrefix + ".cached", tokens, cache -> cache.synchronous().estimatedSize());
@@ -51,7 +55,7 @@ final class SharedTokens {
     var present = tokens.asMap().get(tenant);
     if (present != null && present.isDone() && !present.isCompletedExceptionally()) {
       var token = present.join();
-      if (System.nanoTime() >= token.refreshAtNanos() && token.refreshing().compareAndSet(false, true)) {
+      if (ticker.read() >= token.refreshAtNanos() && token.refreshing().compareAndSet(false, true)) {
         acquire(tenant, "refresh").onComplete(result -> {
           if (result.succeeded()) {
             tokens.put(tenant, CompletableFuture.completedFuture(result.result()));
@@ -75,14 +79,14 @@ final class SharedTokens {
   }
 
   private Future<SharedToken> acquire(String tenant, String kind) {
-    long requestedAt = System.nanoTime();
+    long requestedAt = ticker.read();
     return obtain.apply(tenant).map(body -> {
       long lifetime = Duration.ofSeconds(body.getLong("expires_in", 60L)).toNanos();
       // never hand out a token that could expire in flight
       long usable = lifetime - Math.min(Duration.ofSeconds(5).toNanos(), lifetime / 10);
       Counter.builder(meterPrefix + ".requests").tag("tenant", tenant).tag("kind", kind).register(registry).increment();
       return new SharedToken(body.getString("access_token"), requestedAt + (long) (lifetime * refreshFraction),
-        usable - (System.nanoTime() - requestedAt), new AtomicBoolean());
+        usable - (ticker.read() - requestedAt), new AtomicBoolean());
     });
   }
 }

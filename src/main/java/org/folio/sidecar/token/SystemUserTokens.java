@@ -1,5 +1,6 @@
 package org.folio.sidecar.token;
 
+import com.github.benmanes.caffeine.cache.Ticker;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.vertx.core.Future;
 import io.vertx.core.MultiMap;
@@ -27,14 +28,14 @@ public class SystemUserTokens {
   private final SharedTokens tokens;
 
   SystemUserTokens(TokenEndpoint endpoint, TokenConfig config, KeycloakConfig keycloak, ModuleConfig module,
-    SecretStore secrets, MeterRegistry registry) {
+    SecretStore secrets, MeterRegistry registry, Ticker ticker) {
     this.endpoint = endpoint;
     this.config = config;
     this.secrets = secrets;
     this.username = module.name();
     this.loginClientSuffix = keycloak.loginClientSuffix();
     this.tokens = new SharedTokens(this::obtain, config.maxCapacity(), config.refreshFraction(), registry,
-      "sidecar.system-user-tokens");
+      "sidecar.system-user-tokens", ticker);
   }
 
   public Future<String> token(String tenant) {

@@ -2,6 +2,7 @@ package org.folio.sidecar.token;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
+import com.github.benmanes.caffeine.cache.Ticker;
 import com.github.benmanes.caffeine.cache.Expiry;
 import io.smallrye.jwt.algorithm.SignatureAlgorithm;
 import io.smallrye.jwt.auth.principal.DefaultJWTParser;
@@ -12,6 +13,7 @@ import io.vertx.core.json.DecodeException;
 import io.vertx.core.json.JsonObject;
 import jakarta.inject.Singleton;
 import java.nio.charset.StandardCharsets;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.Base64;
 import java.util.EnumSet;
@@ -50,23 +52,26 @@ public class TokenVerifier {
    */
   private final Cache<String, VerifiedToken> verified;
   private final long skewSeconds;
+  private final Clock clock;
 
-  TokenVerifier(RealmKeys realmKeys, KeycloakConfig config) {
+  TokenVerifier(RealmKeys realmKeys, KeycloakConfig config, Ticker ticker, Clock clock) {
     this.realmKeys = realmKeys;
+    this.clock = clock;
     this.config = config;
     this.issuerPrefix = ConfigValidator.withoutTrailingSlash(config.url()) + "/realms/";
     this.skewSeconds = config.jwtClockSkew().toSeconds();
     this.verified = Caffeine.newBuilder()
       .maximumSize(config.verifiedTokenCacheSize())
+      .ticker(ticker)
       .expireAfter(Expiry.<String, VerifiedToken>creating((token, claims) -> Duration.ofSeconds(
-        Math.max(0, claims.expiresAtSeconds() + skewSeconds - System.currentTimeMillis() / 1000))))
+        Math.max(0, claims.expiresAtSeconds() + skewSeconds - clock.millis() / 1000))))
       .build();
   }
 
   public Future<VerifiedToken> verify(String token) {
     var known = verified.getIfPresent(token);
     if (known != null) {
-      return known.expiresAtSeconds() + skewSeconds >= System.currentTimeMillis() / 1000 ? Future.succeededFuture(known)
+      return known.expiresAtSeconds() + skewSeconds >= clock.millis() / 1000 ? Future.succeededFuture(known)
         : Future.failedFuture(SidecarError.unauthorized("token expired"));
     }
     return verifySignature(token).onSuccess(claims -> verified.put(token, claims));

@@ -2,6 +2,7 @@ package org.folio.sidecar.authz;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.github.benmanes.caffeine.cache.Ticker;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.vertx.core.Future;
 import java.lang.management.ManagementFactory;
@@ -27,7 +28,8 @@ class DecisionCacheMemoryTest {
     for (int p = 0; p < 20; p++) {
       permissions.add("/inventory/items/{id}/part" + p + "#GET");
     }
-    var cache = new DecisionCache(request -> Future.succeededFuture(Decision.PERMIT), TestCacheConfig.defaults(ENTRIES), new SimpleMeterRegistry());
+    var cache = new DecisionCache(request -> Future.succeededFuture(Decision.PERMIT), TestCacheConfig.defaults(ENTRIES), new SimpleMeterRegistry(),
+      Ticker.systemTicker());
 
     // When the cache is filled to its default bound
     for (int i = 0; i < ENTRIES; i++) {

@@ -1,5 +1,6 @@
 package org.folio.sidecar.benchmark;
 
+import com.github.benmanes.caffeine.cache.Ticker;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.vertx.core.Future;
 import java.util.concurrent.TimeUnit;
@@ -38,7 +39,7 @@ public class DecisionCacheHitBenchmark {
   @Setup
   public void warm() {
     cache = new DecisionCache(request -> Future.succeededFuture(Decision.PERMIT), TestCacheConfig.defaults(100_000),
-      new SimpleMeterRegistry());
+      new SimpleMeterRegistry(), Ticker.systemTicker());
     var user = new VerifiedToken("raw", "diku", "diku-login-application", "diku_admin",
       "2c8a7f4e-6f7b-4a36-9a51-0e4bb3a7c9d2", "5d2f0b6e-1a2b-4c3d-8e9f-0a1b2c3d4e5f", 1_800_000_000L);
     var service = new VerifiedToken("raw", "diku", "sidecar-module-access-client", "3f1e2d3c", null, null, 1_800_000_000L);
