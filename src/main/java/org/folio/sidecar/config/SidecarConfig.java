@@ -41,4 +41,11 @@ public interface SidecarConfig {
    */
   @WithDefault("false")
   boolean errorCauseInBody();
+
+  /**
+   * SIDECAR_ACCESS_LOG_QUEUE_SIZE: access lines waiting for the console; beyond it lines are dropped and counted
+   * rather than stall requests.
+   */
+  @WithDefault("10000")
+  int accessLogQueueSize();
 }

@@ -2,26 +2,26 @@ package org.folio.sidecar.forward;
 
 import jakarta.inject.Singleton;
 import org.folio.sidecar.config.SidecarConfig;
-import org.jboss.logging.Logger;
 
 /**
  * One line per request on the {@code transaction} logger (upstream's category): method, path without the
  * query string, status, tenant, user, request id, total and module time, and the reason when the sidecar
- * answered itself. Headers are never logged, so no token can reach this line.
+ * answered itself. Headers are never logged, so no token can reach this line. {@link AccessLogWriter} writes it
+ * off the event loop.
  */
 @Singleton
 public class AccessLog {
 
-  private static final Logger LOGGER = Logger.getLogger("transaction");
-
   private final boolean enabled;
+  private final AccessLogWriter writer;
 
-  AccessLog(SidecarConfig config) {
+  AccessLog(SidecarConfig config, AccessLogWriter writer) {
     this.enabled = config.accessLogEnabled();
+    this.writer = writer;
   }
 
   public void record(Exchange exchange, int status) {
-    if (!enabled || !LOGGER.isInfoEnabled()) {
+    if (!enabled || !AccessLogWriter.TRANSACTION.isInfoEnabled()) {
       return;
     }
     long now = System.nanoTime();
@@ -42,7 +42,7 @@ public class AccessLog {
       // why the sidecar answered itself: kept out of the error body, as upstream's bodies have no such member
       line.append(" reason=\"").append(exchange.rejection).append('"');
     }
-    LOGGER.info(line);
+    writer.write(line);
   }
 
   /** Appends microseconds as milliseconds with three decimals, as {@code %.3f} would. */

@@ -71,10 +71,15 @@ public class TokenVerifier {
   public Future<VerifiedToken> verify(String token) {
     var known = verified.getIfPresent(token);
     if (known != null) {
-      return known.expiresAtSeconds() + skewSeconds >= clock.millis() / 1000 ? Future.succeededFuture(known)
-        : Future.failedFuture(SidecarError.unauthorized("token expired"));
+      return unexpired(known);
     }
-    return verifySignature(token).onSuccess(claims -> verified.put(token, claims));
+    // the injected clock decides expiry, on the first use as on every later one
+    return verifySignature(token).compose(this::unexpired).onSuccess(claims -> verified.put(token, claims));
+  }
+
+  private Future<VerifiedToken> unexpired(VerifiedToken claims) {
+    return claims.expiresAtSeconds() + skewSeconds >= clock.millis() / 1000 ? Future.succeededFuture(claims)
+      : Future.failedFuture(SidecarError.unauthorized("token expired"));
   }
 
   private Future<VerifiedToken> verifySignature(String token) {

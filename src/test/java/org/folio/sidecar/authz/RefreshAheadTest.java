@@ -12,6 +12,7 @@ import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import java.time.Duration;
 import org.folio.sidecar.support.SidecarTestResource;
+import org.folio.sidecar.support.TestClocks;
 import org.folio.sidecar.support.TestPlatform;
 import org.junit.jupiter.api.Test;
 
@@ -29,9 +30,6 @@ class RefreshAheadTest {
     return platform.tokens().login(platform.alpha(), platform.alpha().allowed()).getString("access_token");
   }
 
-  private static void waitFor(Duration duration) {
-    await().pollDelay(duration).atMost(duration.plusSeconds(1)).until(() -> true);
-  }
 
   @Test
   void grantInUseIsRecheckedInTheBackground() {
@@ -39,7 +37,7 @@ class RefreshAheadTest {
     var token = loginAllowed();
     int before = umaCalls();
     get("alpha", token, "/items/12").statusCode(200);
-    waitFor(Duration.ofMillis(1200));
+    TestClocks.advance(Duration.ofMillis(1200));
 
     // When it is used again
     get("alpha", token, "/items/12").statusCode(200);
@@ -55,7 +53,7 @@ class RefreshAheadTest {
     // Given a grant past its TTL, not refreshed meanwhile
     var token = loginAllowed();
     get("alpha", token, "/items/13").statusCode(200);
-    waitFor(Duration.ofMillis(3200));
+    TestClocks.advance(Duration.ofMillis(3200));
 
     platform.keycloakHop().cut();
     try {

@@ -161,7 +161,7 @@ class EgressTest {
     try (var capture = LogCapture.install()) {
       long started = System.nanoTime();
       given().header("x-okapi-tenant", "alpha").get("/down/1").then().statusCode(502);
-      assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(1));
+      assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(5));
       AccessLines.assertReason(capture, "GET /down/1 502", "connection refused");
     }
 

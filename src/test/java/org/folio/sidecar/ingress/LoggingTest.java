@@ -2,9 +2,16 @@ package org.folio.sidecar.ingress;
 
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
+import java.time.Duration;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.logging.Handler;
+import java.util.logging.LogRecord;
 import org.folio.sidecar.support.LogCapture;
 import org.folio.sidecar.support.SidecarTestResource;
 import org.folio.sidecar.support.TestPlatform;
@@ -34,7 +41,10 @@ class LoggingTest {
       given().header("x-okapi-tenant", "alpha").header("x-okapi-token", denied)
         .header("Authorization", "Bearer " + allowed).get("/items/1").then().statusCode(400);
 
-      // Then no line holds any part of a token, and the access log names each request once
+      // Then no line holds any part of a token, and the access log names each request once (written off the
+      // event loop, so the last ones may trail the answers)
+      await().atMost(Duration.ofSeconds(10)).until(() ->
+        capture.lines().stream().filter(line -> line.startsWith("transaction ")).count() == 4);
       var lines = capture.lines();
       for (var token : new String[] {allowed, denied, tampered}) {
         for (var part : token.split("\\.")) {
@@ -48,6 +58,48 @@ class LoggingTest {
       // a request refused before the module was asked has no module time
       assertThat(lines).anyMatch(line -> line.startsWith("transaction GET /items/1 403 ")
         && line.matches(".* total_ms=\\d+\\.\\d{3} module_ms=-"));
+    }
+  }
+
+  @Test
+  void aConsoleThatStopsReadingDoesNotDelayRequests() {
+    // Given a console whose reader has stalled (a container runtime's pipe under load)
+    var reading = new CountDownLatch(1);
+    var written = new AtomicInteger();
+    var stalled = new Handler() {
+      @Override
+      public void publish(LogRecord record) {
+        try {
+          reading.await();
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+        }
+        written.incrementAndGet();
+      }
+
+      @Override
+      public void flush() {
+      }
+
+      @Override
+      public void close() {
+      }
+    };
+    var transaction = java.util.logging.Logger.getLogger("transaction");
+    transaction.addHandler(stalled);
+    try {
+      // When requests keep coming, Then they are answered as if nothing were wrong
+      assertTimeoutPreemptively(Duration.ofSeconds(30), () -> {
+        for (int i = 0; i < 50; i++) {
+          given().header("x-okapi-tenant", "alpha").get("/public/info").then().statusCode(200);
+        }
+      });
+      // and once the console reads again, every line is there
+      reading.countDown();
+      await().atMost(Duration.ofSeconds(10)).until(() -> written.get() >= 50);
+    } finally {
+      reading.countDown();
+      transaction.removeHandler(stalled);
     }
   }
 }
