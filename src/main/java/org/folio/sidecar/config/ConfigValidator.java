@@ -5,6 +5,8 @@ import io.quarkus.runtime.configuration.ConfigurationException;
 import jakarta.annotation.PostConstruct;
 import jakarta.inject.Singleton;
 import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -22,11 +24,13 @@ public class ConfigValidator {
   private final ModuleConfig module;
   private final KeycloakConfig keycloak;
   private final SidecarConfig sidecar;
+  private final SecretStoreConfig secrets;
 
-  ConfigValidator(ModuleConfig module, KeycloakConfig keycloak, SidecarConfig sidecar) {
+  ConfigValidator(ModuleConfig module, KeycloakConfig keycloak, SidecarConfig sidecar, SecretStoreConfig secrets) {
     this.module = module;
     this.keycloak = keycloak;
     this.sidecar = sidecar;
+    this.secrets = secrets;
   }
 
   @PostConstruct
@@ -50,9 +54,80 @@ public class ConfigValidator {
     }
     requirePositive("KC_REQUEST_TIMEOUT", keycloak.requestTimeout().toMillis(), problems);
     requirePositive("KC_CONNECT_TIMEOUT", keycloak.connectTimeout().toMillis(), problems);
+    validateSecretStore(problems);
     if (!problems.isEmpty()) {
       // Quarkus prints this exception's message alone, without a stack trace, and exits
       throw new ConfigurationException("Invalid configuration: " + String.join("; ", problems));
+    }
+  }
+
+  /** The variables the chosen secret store needs, named as upstream names them. */
+  private void validateSecretStore(List<String> problems) {
+    var type = secretStoreType(secrets.type());
+    if (type.isEmpty()) {
+      problems.add("SECRET_STORE_TYPE must be one of EPHEMERAL, AWS_SSM, VAULT, FSSP, got '" + secrets.type() + "'");
+      return;
+    }
+    switch (type.get()) {
+      case EPHEMERAL -> { }
+      case AWS_SSM -> {
+        var aws = secrets.awsSsm();
+        require("SECRET_STORE_AWS_SSM_REGION", aws.region(), problems);
+        if (!aws.useIam()) {
+          require("SECRET_STORE_AWS_SSM_ACCESS_KEY", aws.accessKey(), problems);
+          require("SECRET_STORE_AWS_SSM_SECRET_KEY", aws.secretKey(), problems);
+          aws.ecsCredentialsEndpoint().ifPresent(url ->
+            requireHttpUrl("SECRET_STORE_AWS_SSM_ECS_CREDENTIALS_ENDPOINT", url, problems));
+        }
+        if (aws.fipsEnabled()) {
+          requireReadable("SECRET_STORE_AWS_SSM_TRUSTSTORE_PATH", aws.trustStorePath(), problems);
+        }
+      }
+      case VAULT -> {
+        var vault = secrets.vault();
+        require("SECRET_STORE_VAULT_ADDRESS", vault.address(), problems);
+        vault.address().ifPresent(url -> requireHttpUrl("SECRET_STORE_VAULT_ADDRESS", url, problems));
+        require("SECRET_STORE_VAULT_TOKEN", vault.token(), problems);
+        readableIfSet("SECRET_STORE_VAULT_PEM_FILE_PATH", vault.pemFilePath(), problems);
+        readableIfSet("SECRET_STORE_VAULT_TRUSTSTORE_FILE_PATH", vault.truststoreFilePath(), problems);
+        readableIfSet("SECRET_STORE_VAULT_KEYSTORE_FILE_PATH", vault.keystoreFilePath(), problems);
+      }
+      case FSSP -> {
+        var fssp = secrets.fssp();
+        require("SECRET_STORE_FSSP_ADDRESS", fssp.address(), problems);
+        fssp.address().ifPresent(url -> requireHttpUrl("SECRET_STORE_FSSP_ADDRESS", url, problems));
+        readableIfSet("SECRET_STORE_FSSP_KEYSTORE_PATH", fssp.keyStorePath(), problems);
+        readableIfSet("SECRET_STORE_FSSP_TRUSTSTORE_PATH", fssp.trustStorePath(), problems);
+      }
+    }
+    requirePositive("SIDECAR_SECRET_CACHE_TTL", secrets.cacheTtl().toMillis(), problems);
+  }
+
+  /** The store type named by SECRET_STORE_TYPE (any case), if it is one. */
+  public static Optional<SecretStoreConfig.Type> secretStoreType(String value) {
+    for (var type : SecretStoreConfig.Type.values()) {
+      if (type.name().equalsIgnoreCase(value.trim())) {
+        return Optional.of(type);
+      }
+    }
+    return Optional.empty();
+  }
+
+  private static void require(String variable, Optional<String> value, List<String> problems) {
+    if (value.filter(v -> !v.isBlank()).isEmpty()) {
+      problems.add(variable + " is required for this SECRET_STORE_TYPE");
+    }
+  }
+
+  private static void requireReadable(String variable, Optional<String> path, List<String> problems) {
+    if (path.filter(p -> Files.isReadable(Path.of(p))).isEmpty()) {
+      problems.add(variable + " must name a readable file, got '" + path.orElse("") + "'");
+    }
+  }
+
+  private static void readableIfSet(String variable, Optional<String> path, List<String> problems) {
+    if (path.filter(p -> !p.isBlank()).isPresent()) {
+      requireReadable(variable, path, problems);
     }
   }
 

@@ -99,6 +99,15 @@ public final class SidecarError extends RuntimeException {
     return new SidecarError(500, "IllegalArgumentException", "unknown_error", message, null);
   }
 
+  public static SidecarError secretNotFound(String key) {
+    return new SidecarError(500, "SecretNotFoundException", "unknown_error", "Secret not found: key = " + key, null);
+  }
+
+  public static SidecarError secretStoreUnavailable(String reason) {
+    return new SidecarError(503, "SecureStoreServiceException", "service_error", "Secret store is unavailable",
+      reason);
+  }
+
   public static SidecarError internal(String reason) {
     return new SidecarError(500, "InternalServerErrorException", "unknown_error", "Internal error", reason);
   }

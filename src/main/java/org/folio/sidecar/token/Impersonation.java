@@ -17,6 +17,7 @@ import org.folio.sidecar.config.KeycloakConfig;
 import org.folio.sidecar.config.TokenConfig;
 import org.folio.sidecar.config.UsersConfig;
 import org.folio.sidecar.error.SidecarError;
+import org.folio.sidecar.secret.SecretStore;
 
 /**
  * Cross-tenant requests (ALLOW_CROSS_TENANT_REQUESTS, consortia), as upstream: a user token of realm A used for
@@ -153,7 +154,6 @@ public class Impersonation {
 
   private Future<String> secret(String realm, String clientId) {
     var key = tokenConfig.secureStoreEnv() + "_" + realm + "_" + clientId;
-    return secrets.secret(key).map(Future::succeededFuture)
-      .orElseGet(() -> Future.failedFuture(SidecarError.internal("no secret " + key + " in the secret store")));
+    return secrets.secret(key);
   }
 }

@@ -7,7 +7,7 @@ import io.vertx.core.MultiMap;
 import io.vertx.core.json.JsonObject;
 import jakarta.inject.Singleton;
 import org.folio.sidecar.config.TokenConfig;
-import org.folio.sidecar.error.SidecarError;
+import org.folio.sidecar.secret.SecretStore;
 
 /**
  * One live client-credentials token per realm, shared by every caller: the tenant's module-access client for
@@ -46,12 +46,9 @@ public class ServiceTokens {
   private Future<JsonObject> obtain(String realm) {
     var clientId = MASTER.equals(realm) ? config.adminClientId() : config.serviceClientId();
     var secretKey = config.secureStoreEnv() + "_" + realm + "_" + clientId;
-    var secret = secrets.secret(secretKey);
-    if (secret.isEmpty()) {
-      return Future.failedFuture(SidecarError.internal("no secret " + secretKey + " in the secret store"));
-    }
-    var form = MultiMap.caseInsensitiveMultiMap()
-      .add("grant_type", "client_credentials").add("client_id", clientId).add("client_secret", secret.get());
-    return endpoint.request(realm, form, "service token");
+    return secrets.secret(secretKey).compose(secret -> endpoint.request(realm, MultiMap.caseInsensitiveMultiMap()
+        .add("grant_type", "client_credentials").add("client_id", clientId).add("client_secret", secret),
+        "service token"))
+      .onFailure(error -> secrets.forgetWhenRefused(error, secretKey));
   }
 }

@@ -9,7 +9,7 @@ import jakarta.inject.Singleton;
 import org.folio.sidecar.config.KeycloakConfig;
 import org.folio.sidecar.config.ModuleConfig;
 import org.folio.sidecar.config.TokenConfig;
-import org.folio.sidecar.error.SidecarError;
+import org.folio.sidecar.secret.SecretStore;
 
 /**
  * The module's system user's token per tenant, for egress calls the module makes without a user token when
@@ -49,19 +49,17 @@ public class SystemUserTokens {
 
   private Future<JsonObject> obtain(String tenant) {
     var clientId = tenant + loginClientSuffix;
-    var clientSecret = secret(tenant, clientId);
-    var password = secret(tenant, username);
-    if (clientSecret.failed() || password.failed()) {
-      return Future.failedFuture(clientSecret.failed() ? clientSecret.cause() : password.cause());
-    }
-    var form = MultiMap.caseInsensitiveMultiMap().add("grant_type", "password").add("client_id", clientId)
-      .add("client_secret", clientSecret.result()).add("username", username).add("password", password.result());
-    return endpoint.request(tenant, form, "system user token");
+    var clientKey = key(tenant, clientId);
+    var passwordKey = key(tenant, username);
+    return Future.all(secrets.secret(clientKey), secrets.secret(passwordKey)).compose(both -> {
+      var form = MultiMap.caseInsensitiveMultiMap().add("grant_type", "password").add("client_id", clientId)
+        .add("client_secret", both.<String>resultAt(0)).add("username", username)
+        .add("password", both.<String>resultAt(1));
+      return endpoint.request(tenant, form, "system user token");
+    }).onFailure(error -> secrets.forgetWhenRefused(error, clientKey, passwordKey));
   }
 
-  private Future<String> secret(String tenant, String name) {
-    var key = config.secureStoreEnv() + "_" + tenant + "_" + name;
-    return secrets.secret(key).map(Future::succeededFuture)
-      .orElseGet(() -> Future.failedFuture(SidecarError.internal("no secret " + key + " in the secret store")));
+  private String key(String tenant, String name) {
+    return config.secureStoreEnv() + "_" + tenant + "_" + name;
   }
 }

@@ -23,7 +23,10 @@ class BadConfigurationIT {
   @CsvSource(delimiter = '|', value = {
     "KC_URL                  | notaurl            | KC_URL must be an absolute http(s) URL, got 'notaurl'",
     "MODULE_URL              | ftp://module:8081  | MODULE_URL must be an absolute http(s) URL",
-    "SECRET_STORE_TYPE       | AWS_SSM            | SECRET_STORE_TYPE=AWS_SSM is not supported yet",
+    "SECRET_STORE_TYPE       | KEEPASS            | SECRET_STORE_TYPE must be one of EPHEMERAL, AWS_SSM, VAULT, FSSP, got 'KEEPASS'",
+    "SECRET_STORE_TYPE       | AWS_SSM            | SECRET_STORE_AWS_SSM_REGION is required for this SECRET_STORE_TYPE",
+    "SECRET_STORE_TYPE       | VAULT              | SECRET_STORE_VAULT_ADDRESS is required for this SECRET_STORE_TYPE",
+    "SECRET_STORE_TYPE       | FSSP               | SECRET_STORE_FSSP_ADDRESS is required for this SECRET_STORE_TYPE",
     "SIDECAR_ROUTE_OVERRIDES | mod-srs            | SIDECAR_ROUTE_OVERRIDES entry 'mod-srs' is not name=url",
     "MODULE_DESCRIPTOR_PATH  | /no/such/file.json | MODULE_DESCRIPTOR_PATH '/no/such/file.json' is not a readable module descriptor",
   })

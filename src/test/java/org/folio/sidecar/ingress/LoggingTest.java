@@ -63,6 +63,7 @@ class LoggingTest {
 
   @Test
   void aConsoleThatStopsReadingDoesNotDelayRequests() {
+    platform.resetModule();
     // Given a console whose reader has stalled (a container runtime's pipe under load)
     var reading = new CountDownLatch(1);
     var written = new AtomicInteger();

@@ -1,0 +1,166 @@
+package org.folio.sidecar.secret;
+
+import com.github.benmanes.caffeine.cache.Ticker;
+import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.json.JsonObject;
+import io.vertx.core.net.JksOptions;
+import io.vertx.core.net.KeyStoreOptionsBase;
+import io.vertx.core.net.PemTrustOptions;
+import io.vertx.core.net.PfxOptions;
+import io.vertx.ext.web.client.HttpRequest;
+import io.vertx.ext.web.client.WebClient;
+import io.vertx.ext.web.client.WebClientOptions;
+import jakarta.enterprise.inject.Produces;
+import jakarta.inject.Singleton;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.GeneralSecurityException;
+import java.security.KeyStore;
+import java.util.Optional;
+import javax.net.ssl.TrustManagerFactory;
+import org.eclipse.microprofile.config.Config;
+import org.folio.sidecar.config.ConfigValidator;
+import org.folio.sidecar.config.SecretStoreConfig;
+import org.folio.sidecar.config.TlsConfig;
+import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.ssm.SsmClient;
+
+/**
+ * Builds the secret store SECRET_STORE_TYPE names, behind a cache. The configuration was checked at start-up
+ * ({@link ConfigValidator}), so required values are present here.
+ */
+@Singleton
+public class SecretStores {
+
+  @Produces
+  @Singleton
+  SecretStore secretStore(SecretStoreConfig config, Config properties, Vertx vertx, TlsConfig tls, Ticker ticker) {
+    var type = ConfigValidator.secretStoreType(config.type()).orElse(SecretStoreConfig.Type.EPHEMERAL);
+    long timeout = config.timeout().toMillis();
+    return switch (type) {
+      // properties are in memory already: nothing to cache
+      case EPHEMERAL -> new EphemeralSecrets(config.ephemeralContent(), properties);
+      case AWS_SSM -> new CachedSecrets(new AwsSsmSecrets(ssmClient(config.awsSsm(), config), vertx),
+        config.cacheTtl(), ticker);
+      case VAULT -> new CachedSecrets(new HttpSecrets(vaultClient(vertx, config.vault(), tls),
+        vault(config.vault()), timeout, "Vault"), config.cacheTtl(), ticker);
+      case FSSP -> new CachedSecrets(new HttpSecrets(fsspClient(vertx, config.fssp(), tls), fssp(config.fssp()),
+        timeout, "the secure store proxy"), config.cacheTtl(), ticker);
+    };
+  }
+
+  /** KV v2: {@code GET /v1/<mount>/data/<path>}, the value at {@code data.data.<name>}; key {@code a_b_c} is {@code a/b}, {@code c}. */
+  private static HttpSecrets.Protocol vault(SecretStoreConfig.Vault vault) {
+    var base = ConfigValidator.withoutTrailingSlash(vault.address().orElseThrow()) + "/v1/" + vault.secretRoot() + "/data/";
+    var token = vault.token().orElseThrow();
+    return new HttpSecrets.Protocol() {
+      @Override
+      public HttpRequest<Buffer> request(WebClient client, String key) {
+        int last = key.lastIndexOf('_');
+        return client.getAbs(base + key.substring(0, Math.max(0, last)).replace('_', '/'))
+          .putHeader("X-Vault-Token", token);
+      }
+
+      @Override
+      public String value(JsonObject body, String key) {
+        var data = body.getJsonObject("data", new JsonObject()).getJsonObject("data", new JsonObject());
+        return data.getString(key.substring(key.lastIndexOf('_') + 1));
+      }
+    };
+  }
+
+  /** The secure store proxy: {@code GET <address>/<secret path>/<key>} answers {@code {"key", "value"}}. */
+  private static HttpSecrets.Protocol fssp(SecretStoreConfig.Fssp fssp) {
+    var path = fssp.secretPath().replaceAll("^/+|/+$", "");
+    var base = ConfigValidator.withoutTrailingSlash(fssp.address().orElseThrow()) + "/" + path + "/";
+    return new HttpSecrets.Protocol() {
+      @Override
+      public HttpRequest<Buffer> request(WebClient client, String key) {
+        return client.getAbs(base + key).putHeader("Accept", "application/json");
+      }
+
+      @Override
+      public String value(JsonObject body, String key) {
+        return body.getString("value");
+      }
+    };
+  }
+
+  private static WebClient vaultClient(Vertx vertx, SecretStoreConfig.Vault vault, TlsConfig tls) {
+    var options = new WebClientOptions().setUserAgentEnabled(false).setFollowRedirects(false);
+    if (vault.enableSsl()) {
+      options.setVerifyHost(tls.verifyHostname());
+      vault.pemFilePath().filter(p -> !p.isBlank())
+        .ifPresent(pem -> options.setTrustOptions(new PemTrustOptions().addCertPath(pem)));
+      vault.truststoreFilePath().filter(p -> !p.isBlank())
+        .ifPresent(jks -> options.setTrustOptions(new JksOptions().setPath(jks).setPassword(vault.keystorePassword().orElse(null))));
+      vault.keystoreFilePath().filter(p -> !p.isBlank())
+        .ifPresent(jks -> options.setKeyCertOptions(new JksOptions().setPath(jks).setPassword(vault.keystorePassword().orElse(null))));
+    }
+    return WebClient.create(vertx, options);
+  }
+
+  private static WebClient fsspClient(Vertx vertx, SecretStoreConfig.Fssp fssp, TlsConfig tls) {
+    var options = new WebClientOptions().setUserAgentEnabled(false).setFollowRedirects(false)
+      .setVerifyHost(tls.verifyHostname());
+    fssp.trustStorePath().filter(p -> !p.isBlank()).ifPresent(path ->
+      options.setTrustOptions(store(path, fssp.trustStoreFileType(), fssp.trustStorePassword())));
+    fssp.keyStorePath().filter(p -> !p.isBlank()).ifPresent(path ->
+      options.setKeyCertOptions(store(path, fssp.keyStoreFileType(), fssp.keyStorePassword())));
+    return WebClient.create(vertx, options);
+  }
+
+  private static KeyStoreOptionsBase store(String path, Optional<String> type,
+    Optional<String> password) {
+    boolean jks = type.map(t -> t.equalsIgnoreCase("JKS")).orElse(path.endsWith(".jks"));
+    return jks ? new JksOptions().setPath(path).setPassword(password.orElse(null))
+      : new PfxOptions().setPath(path).setPassword(password.orElse(null));
+  }
+
+  /**
+   * The SDK's synchronous SSM client over its URL-connection HTTP client (no second Netty). As upstream: with
+   * USE_IAM the default credentials chain, otherwise the static keys and, when set, the ECS credentials
+   * endpoint and path as the endpoint called.
+   */
+  private static SsmClient ssmClient(SecretStoreConfig.AwsSsm aws, SecretStoreConfig config) {
+    var http = UrlConnectionHttpClient.builder()
+      .connectionTimeout(config.timeout()).socketTimeout(config.timeout());
+    if (aws.fipsEnabled()) {
+      var trustManagers = trustManagers(aws);
+      http.tlsTrustManagersProvider(() -> trustManagers);
+    }
+    var builder = SsmClient.builder().region(Region.of(aws.region().orElseThrow())).httpClient(http.build());
+    if (aws.fipsEnabled()) {
+      builder.fipsEnabled(true);
+    }
+    if (!aws.useIam()) {
+      builder.credentialsProvider(StaticCredentialsProvider.create(
+        AwsBasicCredentials.create(aws.accessKey().orElseThrow(), aws.secretKey().orElseThrow())));
+      var path = aws.ecsCredentialsPath().or(() -> Optional.ofNullable(System.getenv("AWS_CONTAINER_CREDENTIALS_RELATIVE_URI")));
+      aws.ecsCredentialsEndpoint().filter(endpoint -> !endpoint.isBlank())
+        .ifPresent(endpoint -> builder.endpointOverride(URI.create(endpoint + path.orElse(""))));
+    }
+    return builder.build();
+  }
+
+  private static javax.net.ssl.TrustManager[] trustManagers(SecretStoreConfig.AwsSsm aws) {
+    var path = aws.trustStorePath().orElseThrow();
+    try (InputStream in = Files.newInputStream(Path.of(path))) {
+      var store = KeyStore.getInstance(aws.trustStoreFileType().filter(t -> !t.isBlank()).orElse("PKCS12"));
+      store.load(in, aws.trustStorePassword().map(String::toCharArray).orElse(null));
+      var factory = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+      factory.init(store);
+      return factory.getTrustManagers();
+    } catch (IOException | GeneralSecurityException e) {
+      throw new io.quarkus.runtime.configuration.ConfigurationException(
+        "SECRET_STORE_AWS_SSM_TRUSTSTORE_PATH '" + path + "' cannot be loaded: " + e.getMessage());
+    }
+  }
+}
