@@ -26,4 +26,38 @@ public interface EventsConfig {
   /** SIDECAR_KAFKA_TOPIC_REFRESH_INTERVAL: how soon a newly created tenant logout topic is subscribed. */
   @WithDefault("5s")
   Duration topicRefreshInterval();
+
+  /** {@code <ENV>.discovery}: DISCOVERY_SECURITY_PROTOCOL and DISCOVERY_TLS_*. */
+  Channel discovery();
+
+  /** {@code <ENV>.entitlement}: ENTITLEMENT_SECURITY_PROTOCOL and ENTITLEMENT_TLS_*. */
+  Channel entitlement();
+
+  /** The logout topics: LOGOUT_SECURITY_PROTOCOL and LOGOUT_TLS_*. */
+  Channel logout();
+
+  /**
+   * How one kind of topic is reached, by upstream's per-topic variables. Unset values fall back to the shared
+   * Kafka client settings ({@code KAFKA_SECURITY_PROTOCOL}, {@code KAFKA_SSL_*}, {@code KAFKA_SASL_*}: any
+   * Kafka client property as {@code KAFKA_<PROPERTY>}).
+   */
+  interface Channel {
+    /** {@code <CH>_SECURITY_PROTOCOL}: PLAINTEXT, SSL, SASL_PLAINTEXT or SASL_SSL. */
+    Optional<String> securityProtocol();
+
+    Optional<String> tlsKeyPassword();
+
+    Optional<String> tlsKeystorePath();
+
+    Optional<String> tlsKeystorePassword();
+
+    Optional<String> tlsTruststorePath();
+
+    Optional<String> tlsTruststorePassword();
+
+    Optional<String> tlsTruststoreType();
+
+    /** {@code <CH>_TLS_TRUSTSTORE_CERTIFICATES}: PEM certificates given inline. */
+    Optional<String> tlsTruststoreCertificates();
+  }
 }

@@ -7,9 +7,13 @@ import io.quarkus.runtime.StartupEvent;
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Singleton;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Properties;
 import java.util.UUID;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.regex.Pattern;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -53,13 +57,15 @@ public class EventConsumer {
   private final MeterRegistry registry;
   private final DynamicRoutes dynamicRoutes;
   private final AtomicInteger assignedPartitions = new AtomicInteger();
+  private final KafkaClients clients;
+  private final List<KafkaConsumer<String, String>> consumers = new CopyOnWriteArrayList<>();
+  private final List<Thread> threads = new CopyOnWriteArrayList<>();
   private volatile boolean running;
-  private volatile KafkaConsumer<String, String> consumer;
-  private Thread thread;
 
   EventConsumer(EventsConfig config, ModuleConfig module, RoutingTableProvider routes, TenantEntitlements entitlements,
     AuthorizationCache decisions, ServiceTokens tokens, DesiredPermissions desiredPermissions,
-    Impersonation impersonation, DynamicRoutes dynamicRoutes, MeterRegistry registry) {
+    Impersonation impersonation, DynamicRoutes dynamicRoutes, KafkaClients clients, MeterRegistry registry) {
+    this.clients = clients;
     this.dynamicRoutes = dynamicRoutes;
     this.impersonation = impersonation;
     this.desiredPermissions = desiredPermissions;
@@ -74,35 +80,46 @@ public class EventConsumer {
   }
 
   void start(@Observes StartupEvent event) {
-    var host = config.kafkaHost().filter(h -> !h.isBlank());
-    if (host.isEmpty()) {
+    if (clients.bootstrapServers() == null) {
       LOGGER.info("KAFKA_HOST is not set: no platform events; routes and entitlements are refreshed periodically");
       return;
     }
-    var properties = new Properties();
-    properties.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, host.get() + ":" + config.kafkaPort());
-    properties.put(ConsumerConfig.GROUP_ID_CONFIG,
-      config.sidecarName().filter(n -> !n.isBlank()).orElse("sc-" + module.name()) + "_" + UUID.randomUUID());
-    properties.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "latest");
-    properties.put(ConsumerConfig.METADATA_MAX_AGE_CONFIG, String.valueOf(config.topicRefreshInterval().toMillis()));
-    properties.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName());
-    properties.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName());
-    consumer = new KafkaConsumer<>(properties);
+    var env = Pattern.quote(config.env());
+    // one consumer per distinct client setting: usually all three kinds of topic share one
+    var topicsBySettings = new LinkedHashMap<Properties, List<String>>();
+    topicsBySettings.computeIfAbsent(clients.discovery(), p -> new ArrayList<>()).add(env + "\\.discovery");
+    topicsBySettings.computeIfAbsent(clients.entitlement(), p -> new ArrayList<>()).add(env + "\\.entitlement");
+    topicsBySettings.computeIfAbsent(clients.logout(), p -> new ArrayList<>())
+      .add(env + "\\..+\\.mod-login-keycloak\\.logout");
+    var group = config.sidecarName().filter(n -> !n.isBlank()).orElse("sc-" + module.name()) + "_" + UUID.randomUUID();
     running = true;
-    thread = new Thread(this::consume, "sidecar-events");
-    thread.setDaemon(true);
-    thread.start();
+    topicsBySettings.forEach((settings, topics) -> {
+      var properties = new Properties();
+      properties.putAll(settings);
+      properties.put(ConsumerConfig.GROUP_ID_CONFIG, group);
+      properties.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "latest");
+      properties.put(ConsumerConfig.METADATA_MAX_AGE_CONFIG, String.valueOf(config.topicRefreshInterval().toMillis()));
+      properties.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName());
+      properties.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName());
+      var consumer = new KafkaConsumer<String, String>(properties);
+      var thread = new Thread(() -> consume(consumer, Pattern.compile(String.join("|", topics))),
+        "sidecar-events-" + consumers.size());
+      thread.setDaemon(true);
+      consumers.add(consumer);
+      threads.add(thread);
+    });
+    threads.forEach(Thread::start);
   }
 
-  /** Whether the consumer is subscribed and polling (upstream's messaging readiness check). */
+  /** Whether the consumers are subscribed and polling (upstream's messaging readiness check). */
   public boolean consuming() {
-    return running && thread != null && thread.isAlive();
+    return running && !threads.isEmpty() && threads.stream().allMatch(Thread::isAlive);
   }
 
   void stop(@Observes ShutdownEvent event) {
     running = false;
-    if (consumer != null) {
-      consumer.wakeup();
+    consumers.forEach(KafkaConsumer::wakeup);
+    for (var thread : threads) {
       try {
         thread.join(5_000);
       } catch (InterruptedException e) {
@@ -111,9 +128,7 @@ public class EventConsumer {
     }
   }
 
-  private void consume() {
-    var env = Pattern.quote(config.env());
-    var topics = Pattern.compile(env + "\\.discovery|" + env + "\\.entitlement|" + env + "\\..+\\.mod-login-keycloak\\.logout");
+  private void consume(KafkaConsumer<String, String> consumer, Pattern topics) {
     try (var kafka = consumer) {
       kafka.subscribe(topics, new ConsumerRebalanceListener() {
         @Override

@@ -12,16 +12,15 @@ import jakarta.inject.Named;
 import jakarta.inject.Singleton;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.DescribeClusterOptions;
 import org.folio.sidecar.config.ConfigValidator;
-import org.folio.sidecar.config.EventsConfig;
 import org.folio.sidecar.config.KeycloakConfig;
 import org.folio.sidecar.config.ModuleConfig;
 import org.folio.sidecar.config.SidecarConfig;
+import org.folio.sidecar.events.KafkaClients;
 
 /**
  * Probes the module's health path, the Kafka cluster and Keycloak in the background, so health answers from
@@ -37,6 +36,7 @@ public class DependencyProbe {
   private final String moduleHealthUrl;
   private final String keycloakUrl;
   private final String kafkaNodes;
+  private final KafkaClients kafkaClients;
   private final SidecarConfig config;
   private final long timeoutMillis;
   private volatile boolean moduleUp;
@@ -48,14 +48,14 @@ public class DependencyProbe {
   private long timerId = -1;
 
   DependencyProbe(Vertx vertx, @Named("keycloak") WebClient client, ModuleConfig module, KeycloakConfig keycloak,
-    EventsConfig events, SidecarConfig config, MeterRegistry registry) {
+    KafkaClients kafkaClients, SidecarConfig config, MeterRegistry registry) {
+    this.kafkaClients = kafkaClients;
     this.vertx = vertx;
     this.client = client;
     this.config = config;
     this.moduleHealthUrl = ConfigValidator.withoutTrailingSlash(module.url()) + module.healthPath();
     this.keycloakUrl = ConfigValidator.withoutTrailingSlash(keycloak.url()) + "/realms/master";
-    this.kafkaNodes = events.kafkaHost().filter(host -> !host.isBlank())
-      .map(host -> host + ":" + events.kafkaPort()).orElse(null);
+    this.kafkaNodes = kafkaClients.bootstrapServers();
     this.timeoutMillis = keycloak.requestTimeout().toMillis();
     this.registry = registry;
     this.gauges = List.of(
@@ -68,9 +68,11 @@ public class DependencyProbe {
 
   void start(@Observes StartupEvent event) {
     if (kafkaNodes != null) {
-      kafka = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, kafkaNodes,
-        AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, (int) timeoutMillis,
-        AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, (int) timeoutMillis));
+      // the discovery topic's settings (TLS, SASL): the connection upstream's Kafka check reports on
+      var properties = kafkaClients.discovery();
+      properties.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, (int) timeoutMillis);
+      properties.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, (int) timeoutMillis);
+      kafka = Admin.create(properties);
     }
     probe();
     timerId = vertx.setPeriodic(config.healthProbeInterval().toMillis(), id -> probe());

@@ -16,6 +16,59 @@ public final class KafkaBroker {
   }
 
   /**
+   * Starts a second broker that speaks only TLS to clients, with {@code keystore} (PKCS12, password
+   * {@link Certificates#PASSWORD}); creates {@code topics} and returns the bootstrap address.
+   */
+  public static String startTls(List<String> topics, java.nio.file.Path keystore) {
+    try {
+      // the test kit's own listeners stay plaintext (it supports no other); clients get a TLS listener of their own
+      int tlsPort = FreePorts.next();
+      var cluster = new KafkaClusterTestKit.Builder(new TestKitNodes.Builder()
+        .setCombined(true).setNumBrokerNodes(1).setNumControllerNodes(1).build())
+        .setConfigProp("listeners", "EXTERNAL://localhost:0,CONTROLLER://localhost:0,TLS://localhost:" + tlsPort)
+        .setConfigProp("listener.security.protocol.map", "EXTERNAL:PLAINTEXT,CONTROLLER:PLAINTEXT,TLS:SSL")
+        .setConfigProp("listener.name.tls.ssl.keystore.location", keystore.toString())
+        .setConfigProp("listener.name.tls.ssl.keystore.password", Certificates.PASSWORD)
+        .setConfigProp("listener.name.tls.ssl.key.password", Certificates.PASSWORD)
+        .setConfigProp("listener.name.tls.ssl.keystore.type", "PKCS12")
+        .setConfigProp("offsets.topic.replication.factor", "1")
+        .setConfigProp("group.initial.rebalance.delay.ms", "0")
+        .setConfigProp("num.partitions", "1")
+        .build();
+      cluster.format();
+      cluster.startup();
+      cluster.waitForReadyBrokers();
+      closeOnExit(cluster);
+      var bootstrap = "localhost:" + tlsPort;
+      var client = new java.util.HashMap<String, Object>(tlsClient(keystore));
+      client.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+      try (var admin = Admin.create(client)) {
+        admin.createTopics(topics.stream().map(topic -> new NewTopic(topic, 1, (short) 1)).toList())
+          .all().get(30, TimeUnit.SECONDS);
+      }
+      return bootstrap;
+    } catch (Exception e) {
+      throw new IllegalStateException("Cannot start the TLS Kafka broker", e);
+    }
+  }
+
+  /** Client properties that trust the TLS broker's certificate (the keystore it serves). */
+  public static Map<String, Object> tlsClient(java.nio.file.Path keystore) {
+    return Map.of("security.protocol", "SSL", "ssl.truststore.location", keystore.toString(),
+      "ssl.truststore.password", Certificates.PASSWORD, "ssl.truststore.type", "PKCS12");
+  }
+
+  private static void closeOnExit(KafkaClusterTestKit cluster) {
+    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+      try {
+        cluster.close();
+      } catch (Exception e) {
+        // the JVM is going away
+      }
+    }, "kafka-stop"));
+  }
+
+  /**
    * Starts the broker behind {@code proxy} (clients only ever see the proxy's port), creates {@code topics}
    * and returns the bootstrap address.
    */
@@ -37,13 +90,7 @@ public final class KafkaBroker {
       var real = cluster.bootstrapServers();
       proxy.target(Integer.parseInt(real.substring(real.lastIndexOf(':') + 1)));
       cluster.waitForReadyBrokers();
-      Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-        try {
-          cluster.close();
-        } catch (Exception e) {
-          // the JVM is going away
-        }
-      }, "kafka-stop"));
+      closeOnExit(cluster);
       var bootstrap = "localhost:" + proxy.port();
       try (var admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap))) {
         admin.createTopics(topics.stream().map(topic -> new NewTopic(topic, 1, (short) 1)).toList())

@@ -4,11 +4,9 @@ import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServerOptions;
 import io.vertx.core.net.PfxOptions;
-import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
@@ -18,15 +16,15 @@ import java.util.concurrent.TimeUnit;
  */
 public class TlsTestResource implements QuarkusTestResourceLifecycleManager {
 
-  public static final String PASSWORD = "changeit";
+  public static final String PASSWORD = Certificates.PASSWORD;
   private Vertx vertx;
 
   @Override
   public Map<String, String> start() {
     try {
       var dir = Files.createTempDirectory("sidecar-tls");
-      var trusted = keystore(dir, "trusted");
-      var stranger = keystore(dir, "stranger");
+      var trusted = Certificates.selfSigned(dir, "trusted");
+      var stranger = Certificates.selfSigned(dir, "stranger");
       vertx = Vertx.vertx();
       int trustedPort = httpsServer(trusted);
       int strangerPort = httpsServer(stranger);
@@ -56,25 +54,5 @@ public class TlsTestResource implements QuarkusTestResourceLifecycleManager {
     return vertx.createHttpServer(options)
       .requestHandler(request -> request.response().putHeader("content-type", "application/json").end("{\"from\":\"tls\"}"))
       .listen(0, "127.0.0.1").toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS).actualPort();
-  }
-
-  /** A PKCS12 keystore with a self-signed certificate for localhost, and the certificate as PEM beside it. */
-  private static Path keystore(Path dir, String name) throws IOException, InterruptedException {
-    var keytool = Path.of(System.getProperty("java.home"), "bin", "keytool").toString();
-    var store = dir.resolve(name + ".p12");
-    run(List.of(keytool, "-genkeypair", "-alias", name, "-keyalg", "RSA", "-keysize", "2048", "-validity", "2",
-      "-dname", "CN=localhost", "-ext", "SAN=dns:localhost,ip:127.0.0.1", "-keystore", store.toString(),
-      "-storetype", "PKCS12", "-storepass", PASSWORD, "-keypass", PASSWORD));
-    run(List.of(keytool, "-exportcert", "-rfc", "-alias", name, "-keystore", store.toString(), "-storetype", "PKCS12",
-      "-storepass", PASSWORD, "-file", dir.resolve(name + ".pem").toString()));
-    return store;
-  }
-
-  private static void run(List<String> command) throws IOException, InterruptedException {
-    var process = new ProcessBuilder(command).redirectErrorStream(true).start();
-    var output = new String(process.getInputStream().readAllBytes());
-    if (process.waitFor() != 0) {
-      throw new IllegalStateException("keytool failed: " + output);
-    }
   }
 }
