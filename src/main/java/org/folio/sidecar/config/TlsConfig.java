@@ -11,11 +11,14 @@ import java.util.Optional;
 @ConfigMapping(prefix = "tls")
 public interface TlsConfig {
 
-  /** SC_CLIENT_TLS_TRUSTSTORE_*: CAs trusted for the module, egress targets and the gateway. */
+  /** SC_CLIENT_TLS_TRUSTSTORE_*: CAs trusted for the module and egress targets. */
   Truststore forwarding();
 
   /** KC_CLIENT_TLS_TRUSTSTORE_*: CAs trusted for Keycloak and the mgr-* services. */
   Truststore keycloak();
+
+  /** GW_CLIENT_TLS_TRUSTSTORE_*: CAs trusted for the gateway of SIDECAR_FORWARD_UNKNOWN_REQUESTS. */
+  Truststore gateway();
 
   /** WEB_CLIENT_TLS_VERIFY_HOSTNAME: check that certificates name the host called (on by default, unlike upstream). */
   @WithDefault("true")

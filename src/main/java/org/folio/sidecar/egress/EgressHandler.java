@@ -4,6 +4,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import io.vertx.core.Future;
 import io.vertx.core.MultiMap;
+import io.vertx.core.http.HttpClientResponse;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.json.JsonArray;
@@ -111,8 +112,9 @@ public class EgressHandler {
     exchange.moduleStartNanos = started;
     boolean replayable = isReplayable(request);
     var userToken = userToken(exchange, routes);
+    boolean gatewayBound = target == gateway;
     return userToken.compose(user -> tokens.token(tenant)
-        .compose(token -> forwarder.send(request, target, headers(exchange, token, user, routes))))
+        .compose(token -> send(gatewayBound, request, target, headers(exchange, token, user, routes))))
       .compose(answer -> {
         if (answer.statusCode() != 401) {
           return Future.succeededFuture(answer);
@@ -125,7 +127,7 @@ public class EgressHandler {
           return Future.failedFuture(SidecarError.targetRejectedToken());
         }
         return tokens.token(tenant)
-          .compose(token -> forwarder.send(request, target, headers(exchange, token, userToken.result(), routes)));
+          .compose(token -> send(gatewayBound, request, target, headers(exchange, token, userToken.result(), routes)));
       })
       .compose(answer -> {
         exchange.moduleAnsweredNanos = System.nanoTime();
@@ -133,6 +135,11 @@ public class EgressHandler {
       })
       .onComplete(result -> timer(module, result.succeeded() ? "ok" : "error")
         .record(System.nanoTime() - started, TimeUnit.NANOSECONDS));
+  }
+
+  private Future<HttpClientResponse> send(boolean gatewayBound, HttpServerRequest request, Target target,
+    MultiMap headers) {
+    return gatewayBound ? forwarder.sendToGateway(request, target, headers) : forwarder.send(request, target, headers);
   }
 
   /**

@@ -25,16 +25,21 @@ import org.folio.sidecar.error.SidecarError;
 public class RequestForwarder {
 
   private final HttpClient client;
+  private final HttpClient gatewayClient;
   private final long timeoutMillis;
 
   RequestForwarder(Vertx vertx, SidecarConfig config, TlsConfig tls) {
     this.timeoutMillis = config.requestTimeout();
-    var options = new HttpClientOptions()
-      .setKeepAlive(true)
+    this.client = vertx.createHttpClient(TlsOptions.trust(options(), tls.forwarding(), tls.verifyHostname(),
+      "SC_CLIENT_TLS_TRUSTSTORE"), new PoolOptions().setHttp1MaxSize(500));
+    // the gateway is trusted by its own truststore, as upstream: it is often fronted by another CA than modules
+    this.gatewayClient = vertx.createHttpClient(TlsOptions.trust(options(), tls.gateway(), tls.verifyHostname(),
+      "GW_CLIENT_TLS_TRUSTSTORE"), new PoolOptions().setHttp1MaxSize(200));
+  }
+
+  private HttpClientOptions options() {
+    return new HttpClientOptions().setKeepAlive(true)
       .setConnectTimeout((int) Math.min(Integer.MAX_VALUE, timeoutMillis));
-    this.client = vertx.createHttpClient(
-      TlsOptions.trust(options, tls.forwarding(), tls.verifyHostname(), "SC_CLIENT_TLS_TRUSTSTORE"),
-      new PoolOptions().setHttp1MaxSize(500));
   }
 
   /**
@@ -48,6 +53,16 @@ public class RequestForwarder {
 
   /** Sends the request and hands back the target's answer unrelayed, for callers that look at it first. */
   public Future<HttpClientResponse> send(HttpServerRequest request, Target target, MultiMap headers) {
+    return send(client, request, target, headers);
+  }
+
+  /** As {@link #send}, to the gateway (SIDECAR_FORWARD_UNKNOWN_REQUESTS), trusted by GW_CLIENT_TLS_TRUSTSTORE_*. */
+  public Future<HttpClientResponse> sendToGateway(HttpServerRequest request, Target target, MultiMap headers) {
+    return send(gatewayClient, request, target, headers);
+  }
+
+  private Future<HttpClientResponse> send(HttpClient client, HttpServerRequest request, Target target,
+    MultiMap headers) {
     var options = new RequestOptions()
       .setMethod(request.method())
       .setHost(target.host())

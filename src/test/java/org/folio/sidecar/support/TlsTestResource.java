@@ -33,6 +33,10 @@ public class TlsTestResource implements QuarkusTestResourceLifecycleManager {
       config.put("quarkus.http.ssl.certificate.key-store-file", trusted.toString());
       config.put("quarkus.http.ssl.certificate.key-store-password", PASSWORD);
       config.put("tls.forwarding.path", dir.resolve("trusted.pem").toString());
+      // the gateway is served with the certificate the module truststore does not trust, and has its own
+      config.put("tls.gateway.path", dir.resolve("stranger.pem").toString());
+      config.put("egress.forward-unknown-requests", "true");
+      config.put("egress.forward-unknown-requests-destination", "https://localhost:" + strangerPort);
       config.put("egress.route-overrides",
         "mod-down=https://localhost:" + trustedPort + ",mod-users=https://localhost:" + strangerPort);
       return config;
