@@ -16,6 +16,7 @@ import org.folio.sidecar.egress.EgressHandler;
 import org.folio.sidecar.error.ErrorResponder;
 import org.folio.sidecar.error.SidecarError;
 import org.folio.sidecar.forward.AccessLog;
+import org.folio.sidecar.forward.AccessLogWriter;
 import org.folio.sidecar.forward.Exchange;
 import org.folio.sidecar.forward.HttpBodies;
 import org.folio.sidecar.forward.OkapiHeaders;
@@ -25,6 +26,7 @@ import org.folio.sidecar.ingress.IngressHandler;
 import org.folio.sidecar.routing.RoutingTableProvider;
 import org.folio.sidecar.tenant.ModuleEntitlementsRoute;
 import org.folio.sidecar.token.TenantNames;
+import org.jboss.logging.Logger;
 
 /**
  * Every request's way in: the sidecar's own endpoints first (health, the module entitlement list), then the
@@ -35,6 +37,7 @@ import org.folio.sidecar.token.TenantNames;
 @Singleton
 public class SidecarRouter {
 
+  private static final Logger LOGGER = Logger.getLogger(SidecarRouter.class);
   private static final String QUARKUS_ENDPOINTS = "/q/";
   // headers whose second copy would let a check read one value while the module acts on another
   private static final String[] SINGLE_VALUED = {OkapiHeaders.TENANT, OkapiHeaders.AUTHORIZATION, OkapiHeaders.TOKEN,
@@ -45,13 +48,16 @@ public class SidecarRouter {
   private final EgressHandler egress;
   private final AccessLog accessLog;
   private final ErrorResponder errors;
+  private final AccessLogWriter logWriter;
   private final boolean forwardUnknown;
   private final boolean dynamicRouting;
   private final boolean moduleEntitlementEndpoint;
   private final long maxBodySize;
 
   SidecarRouter(RoutingTableProvider routes, IngressHandler ingress, EgressHandler egress, AccessLog accessLog,
-    ErrorResponder errors, EgressConfig egressConfig, SidecarConfig sidecarConfig, TenantConfig tenantConfig) {
+    AccessLogWriter logWriter, ErrorResponder errors, EgressConfig egressConfig, SidecarConfig sidecarConfig,
+    TenantConfig tenantConfig) {
+    this.logWriter = logWriter;
     this.routes = routes;
     this.ingress = ingress;
     this.egress = egress;
@@ -165,6 +171,10 @@ public class SidecarRouter {
   private void reject(Exchange exchange, SidecarError error) {
     var request = exchange.request;
     exchange.rejection = error.reason();
+    // as upstream, every answer the sidecar gives itself is a WARN line; here with the reason, off the event loop
+    logWriter.warn(LOGGER, "Sending error response [method: " + exchange.method + ", path: " + exchange.path
+      + ", requestId: " + exchange.requestId + "]: status = " + error.status() + ", code = " + error.code()
+      + (error.reason() == null ? "" : ", reason = " + error.reason()));
     if (!request.isEnded()) {
       if (HttpBodies.hasBody(request) && request.version() != HttpVersion.HTTP_2) {
         // an unread HTTP/1 body stays unread: closing is cheaper than draining it and keeps the connection sane

@@ -3,6 +3,7 @@ package org.folio.sidecar.config;
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 import java.time.Duration;
+import java.util.Optional;
 
 /** The sidecar's own HTTP behaviour. Property {@code sidecar.x-y} is variable {@code SIDECAR_X_Y}. */
 @ConfigMapping(prefix = "sidecar")
@@ -48,4 +49,10 @@ public interface SidecarConfig {
    */
   @WithDefault("10000")
   int accessLogQueueSize();
+
+  /**
+   * SC_ACCESS_LOG_FORMAT: the access line in upstream's notation ({@code %X{field}}, {@code %d{pattern}});
+   * unset, upstream's default; {@code compact} for the sidecar's own compact line (milliseconds, reason).
+   */
+  Optional<String> accessLogFormat();
 }

@@ -28,7 +28,11 @@ public class AccessLogWriter {
   static final Logger TRANSACTION = Logger.getLogger("transaction");
   private static final Logger LOGGER = Logger.getLogger(AccessLogWriter.class);
 
-  private final BlockingQueue<String> queue;
+  /** A line for another logger than {@code transaction}, at WARN (why the sidecar answered a request itself). */
+  private record Warning(Logger logger, String line) {
+  }
+
+  private final BlockingQueue<Object> queue;
   private final Counter dropped;
   private final AtomicBoolean droppedSaid = new AtomicBoolean();
   private final Thread thread;
@@ -49,13 +53,22 @@ public class AccessLogWriter {
     thread.start();
   }
 
-  /** Queues a line without waiting; never blocks the caller. */
+  /** Queues an access line without waiting; never blocks the caller. */
   public void write(CharSequence line) {
+    enqueue(line.toString());
+  }
+
+  /** Queues a WARN line for {@code logger} the same way, so request threads never wait on the console for it. */
+  public void warn(Logger logger, String line) {
+    enqueue(new Warning(logger, line));
+  }
+
+  private void enqueue(Object entry) {
     if (stopping) {
-      TRANSACTION.info(line);
+      emit(entry);
       return;
     }
-    if (!queue.offer(line.toString())) {
+    if (!queue.offer(entry)) {
       dropped.increment();
       if (droppedSaid.compareAndSet(false, true)) {
         LOGGER.warn("The console does not keep up with the access log; lines are dropped and counted in"
@@ -70,9 +83,9 @@ public class AccessLogWriter {
   private void drain() {
     try {
       while (!stopping || !queue.isEmpty()) {
-        var line = queue.poll(100, TimeUnit.MILLISECONDS);
-        if (line != null) {
-          TRANSACTION.info(line);
+        var entry = queue.poll(100, TimeUnit.MILLISECONDS);
+        if (entry != null) {
+          emit(entry);
         }
       }
     } catch (InterruptedException e) {
@@ -84,9 +97,17 @@ public class AccessLogWriter {
   }
 
   private synchronized void flushRemaining() {
-    var rest = new ArrayList<String>();
+    var rest = new ArrayList<>();
     queue.drainTo(rest);
-    rest.forEach(TRANSACTION::info);
+    rest.forEach(AccessLogWriter::emit);
+  }
+
+  private static void emit(Object entry) {
+    if (entry instanceof Warning warning) {
+      warning.logger().warn(warning.line());
+    } else {
+      TRANSACTION.info(entry);
+    }
   }
 
   // late among the shutdown observers: requests still ending meanwhile keep their lines

@@ -69,14 +69,16 @@ class ShutdownAccessLinesIT {
       assertThat(process.waitFor(60, TimeUnit.SECONDS)).isTrue();
 
       var lines = Files.readAllLines(output);
+      // upstream's default format: "<ip> - <host> - - [<time>] "GET /public/info HTTP/1.1" 200 ... "<request id>"
       for (int i = 0; i < REQUESTS; i++) {
-        var id = " rid=last" + i + ";";
-        assertThat(lines).as("access line of request %d", i).anyMatch(line -> line.contains(id));
+        var id = "\"last" + i + ";";
+        assertThat(lines).as("access line of request %d", i)
+          .anyMatch(line -> line.contains("\"GET /public/info HTTP/1.1\" 200 ") && line.contains(id));
       }
       int lastAccess = 0;
       int stopped = -1;
       for (int i = 0; i < lines.size(); i++) {
-        if (lines.get(i).contains("[transaction]")) {
+        if (lines.get(i).contains("\"GET /public/info HTTP/1.1\"")) {
           lastAccess = i;
         }
         if (lines.get(i).contains(" stopped in ")) {

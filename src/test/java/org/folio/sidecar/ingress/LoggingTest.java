@@ -52,11 +52,11 @@ class LoggingTest {
         }
       }
       assertThat(lines).filteredOn(line -> line.startsWith("transaction ")).hasSize(4);
-      assertThat(lines).anyMatch(line -> line.startsWith("transaction GET /items/1 200 tenant=alpha user="
+      assertThat(lines).anyMatch(line -> line.contains("[transaction] (access) GET /items/1 200 tenant=alpha user="
         + alpha.allowed().folioId() + " rid=424242")
         && line.matches(".* total_ms=\\d+\\.\\d{3} module_ms=\\d+\\.\\d{3}"));
       // a request refused before the module was asked has no module time
-      assertThat(lines).anyMatch(line -> line.startsWith("transaction GET /items/1 403 ")
+      assertThat(lines).anyMatch(line -> line.contains("[transaction] (access) GET /items/1 403 ")
         && line.matches(".* total_ms=\\d+\\.\\d{3} module_ms=-"));
     }
   }

@@ -62,6 +62,8 @@ final class SidecarFleet implements AutoCloseable {
         env.put("TE_CLIENT_URL", platform.managersUrl());
         env.put("TM_CLIENT_URL", platform.managersUrl());
         env.put("SECRET_STORE_TYPE", "EPHEMERAL");
+        // AddedTime reads the compact line's milliseconds
+        env.put("SC_ACCESS_LOG_FORMAT", "compact");
         env.put("SECRET_STORE_EPHEMERAL_CONTENT_FOLIO_MASTER_FOLIO_BACKEND_ADMIN_CLIENT", platform.adminSecret());
         for (var tenant : platform.tenants()) {
           env.put("SECRET_STORE_EPHEMERAL_CONTENT_FOLIO_" + tenant.toUpperCase(Locale.ROOT)

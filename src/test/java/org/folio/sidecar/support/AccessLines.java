@@ -14,7 +14,8 @@ public final class AccessLines {
   /** Waits for an access line of {@code request} (e.g. {@code GET /items/1 401}) whose reason contains {@code reason}. */
   public static void assertReason(LogCapture capture, String request, String reason) {
     await().atMost(Duration.ofSeconds(5)).untilAsserted(() -> assertThat(capture.lines())
-      .anyMatch(line -> line.startsWith("transaction " + request + " ") && line.matches(".* reason=\".*\"$")
+      .anyMatch(line -> line.startsWith("transaction ") && line.contains("(access) " + request + " ")
+        && line.matches(".* reason=\".*\"$")
         && line.substring(line.indexOf(" reason=\"")).contains(reason)));
   }
 }

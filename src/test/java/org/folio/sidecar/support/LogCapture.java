@@ -13,12 +13,16 @@ import org.jboss.logmanager.ExtLogRecord;
 /** Collects every log line of the test JVM (message and stack trace) while installed. */
 public final class LogCapture extends Handler implements AutoCloseable {
 
+  private static final String TRANSACTION = "transaction";
+
   private final List<String> lines = new CopyOnWriteArrayList<>();
 
   public static LogCapture install() {
     var capture = new LogCapture();
     capture.setLevel(Level.ALL);
     Logger.getLogger("").addHandler(capture);
+    // the access log has a handler of its own and does not reach the root's
+    Logger.getLogger(TRANSACTION).addHandler(capture);
     return capture;
   }
 
@@ -45,5 +49,6 @@ public final class LogCapture extends Handler implements AutoCloseable {
   @Override
   public void close() {
     Logger.getLogger("").removeHandler(this);
+    Logger.getLogger(TRANSACTION).removeHandler(this);
   }
 }

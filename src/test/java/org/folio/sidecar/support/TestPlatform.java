@@ -198,6 +198,8 @@ public final class TestPlatform {
     config.put("events.kafka-host", kafka.substring(0, kafka.lastIndexOf(':')));
     config.put("events.kafka-port", kafka.substring(kafka.lastIndexOf(':') + 1));
     config.put("events.topic-refresh-interval", "1s");
+    // the tests read the compact access line (milliseconds, reason); upstream's format has its own tests
+    config.put("sidecar.access-log-format", "compact");
     // entitlement changes in these tests come from events only, never from a reload racing them
     config.put("tenant.unknown-tenant-reload-interval", "1h");
     // the tests call egress from loopback, as a module in its pod does
