@@ -190,7 +190,7 @@ class DecisionCacheTest {
   void metricsShowCacheAndKeycloakCalls() {
     get("alpha", loginAllowed(), "/items/11").statusCode(200);
 
-    var metrics = given().get("/q/metrics").then().statusCode(200)
+    var metrics = SidecarCalls.metrics()
       .body(containsString("sidecar_keycloak_decisions_seconds_count{outcome=\"permit\"}"))
       .body(containsString("cache_gets_total{cache=\"sidecar.authz.decisions\",result=\"hit\"}"))
       .body(containsString("cache_size{cache=\"sidecar.authz.decisions\"}"))

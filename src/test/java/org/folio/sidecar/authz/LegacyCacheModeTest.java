@@ -42,7 +42,7 @@ class LegacyCacheModeTest {
     int calls = SidecarCalls.serviceTokensOfSixtyTenants();
 
     assertThat(calls).isGreaterThanOrEqualTo(3 * TestPlatform.SERVICE_TENANTS * 2);
-    var metrics = given().get("/q/metrics").then().statusCode(200).extract().asString();
+    var metrics = SidecarCalls.metrics().extract().asString();
     var evictions = Pattern.compile("(?m)^cache_evictions_count\\{.*cache=\"sidecar.authz.decisions\".*\\} ([0-9.E]+)").matcher(metrics);
     double evicted = 0;
     while (evictions.find()) {

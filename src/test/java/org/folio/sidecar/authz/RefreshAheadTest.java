@@ -11,6 +11,7 @@ import io.quarkus.test.common.ResourceArg;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import java.time.Duration;
+import org.folio.sidecar.support.SidecarCalls;
 import org.folio.sidecar.support.SidecarTestResource;
 import org.folio.sidecar.support.TestClocks;
 import org.folio.sidecar.support.TestPlatform;
@@ -62,6 +63,6 @@ class RefreshAheadTest {
     } finally {
       platform.keycloakHop().restore();
     }
-    given().get("/q/metrics").then().body(containsString("sidecar_authz_decisions_stale_served_total 1.0"));
+    SidecarCalls.metrics().body(containsString("sidecar_authz_decisions_stale_served_total 1.0"));
   }
 }

@@ -39,6 +39,7 @@ class BadConfigurationIT {
     env.putAll(Map.of("QUARKUS_HTTP_PORT", String.valueOf(port), "MODULE_NAME", "mod-items",
       "MODULE_VERSION", "1.0.0", "MODULE_URL", NOBODY, "SIDECAR_URL", "http://127.0.0.1:" + port, "KC_URL", NOBODY,
       "TE_CLIENT_URL", NOBODY, "TM_CLIENT_URL", NOBODY, "AM_CLIENT_URL", NOBODY, "SECRET_STORE_TYPE", "EPHEMERAL"));
+    env.put("QUARKUS_MANAGEMENT_PORT", String.valueOf(FreePorts.next()));
     env.put(variable, value);
 
     var process = builder.start();

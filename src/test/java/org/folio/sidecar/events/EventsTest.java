@@ -13,6 +13,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.regex.Pattern;
+import org.folio.sidecar.support.SidecarCalls;
 import org.folio.sidecar.support.SidecarTestResource;
 import org.folio.sidecar.support.TestPlatform;
 import org.folio.sidecar.support.Tokens;
@@ -32,7 +33,7 @@ class EventsTest {
     platform.resetModule();
     var assigned = Pattern.compile("(?m)^sidecar_events_assigned_partitions ([0-9.]+)");
     await().atMost(Duration.ofSeconds(30)).until(() -> {
-      var matcher = assigned.matcher(given().get("/q/metrics").asString());
+      var matcher = assigned.matcher(SidecarCalls.metrics().extract().asString());
       return matcher.find() && Double.parseDouble(matcher.group(1)) >= 4;
     });
   }
@@ -115,7 +116,7 @@ class EventsTest {
       get("alpha", first.getString("access_token"), "/items/21").statusCode(401);
       get("alpha", second.getString("access_token"), "/items/21").statusCode(401);
     });
-    assertThat(given().get("/q/metrics").asString())
+    assertThat(SidecarCalls.metrics().extract().asString())
       .contains("sidecar_events_total{kind=\"logout\",outcome=\"malformed\"} 2.0");
   }
 

@@ -45,6 +45,7 @@ class ShutdownAccessLinesIT {
       "MODULE_VERSION", TestModule.VERSION, "MODULE_URL", "http://127.0.0.1:" + module.getAddress().getPort(),
       "SIDECAR_URL", "http://127.0.0.1:" + port, "KC_URL", nobody, "MODULE_DESCRIPTOR_PATH", descriptor.toString(),
       "SIDECAR_TENANT_ENTITLEMENT_CHECK", "false", "SECRET_STORE_TYPE", "EPHEMERAL"));
+    builder.environment().put("QUARKUS_MANAGEMENT_PORT", String.valueOf(FreePorts.next()));
     var process = builder.start();
     try {
       var client = HttpClient.newHttpClient();

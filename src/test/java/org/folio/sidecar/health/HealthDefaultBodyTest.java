@@ -8,6 +8,7 @@ import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.vertx.core.json.JsonObject;
 import java.time.Duration;
+import org.folio.sidecar.support.SidecarCalls;
 import org.folio.sidecar.support.SidecarTestResource;
 import org.folio.sidecar.support.TestPlatform;
 import org.junit.jupiter.api.Test;
@@ -26,5 +27,11 @@ class HealthDefaultBodyTest {
         assertThat(new JsonObject(body)).isEqualTo(new JsonObject().put("status", "UP"));
       });
     }
+  }
+
+  @Test
+  void metricsAreServedOnTheManagementPortOnly() {
+    given().get("/q/metrics").then().statusCode(404);
+    SidecarCalls.metrics().body(org.hamcrest.Matchers.containsString("sidecar_dependency_up"));
   }
 }

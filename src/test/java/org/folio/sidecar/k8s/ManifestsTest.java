@@ -84,6 +84,23 @@ class ManifestsTest {
       || READ_BY_PREFIX.stream().anyMatch(variable::startsWith)).as(variable + " is read by the sidecar").isTrue());
   }
 
+  @Test
+  @SuppressWarnings("unchecked")
+  void prometheusScrapesTheManagementPortNotModuleTraffic() {
+    var sidecar = Manifests.sidecarContainer();
+    var management = ((List<Map<String, Object>>) sidecar.get("ports")).stream()
+      .filter(port -> "management".equals(port.get("name"))).findFirst().orElseThrow();
+    var env = ((List<Map<String, Object>>) sidecar.get("env")).stream()
+      .filter(variable -> "QUARKUS_MANAGEMENT_PORT".equals(variable.get("name"))).findFirst().orElseThrow();
+    var template = (Map<String, Object>) Manifests.base("deployment.yaml").get("spec");
+    var annotations = (Map<String, Object>) ((Map<String, Object>) ((Map<String, Object>) template.get("template"))
+      .get("metadata")).get("annotations");
+
+    assertThat(String.valueOf(management.get("containerPort"))).isEqualTo(env.get("value"))
+      .isEqualTo(annotations.get("prometheus.io/port"));
+    assertThat(annotations.get("prometheus.io/path")).isEqualTo("/q/metrics");
+  }
+
   /** Upstream names wired in application.properties, plus every mapping property's own environment name. */
   static Set<String> knownVariables() throws IOException {
     var known = new HashSet<String>(Set.of("SECRET_STORE_TYPE"));

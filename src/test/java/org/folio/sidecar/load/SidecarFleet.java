@@ -31,6 +31,7 @@ final class SidecarFleet implements AutoCloseable {
 
   private final Map<String, Process> processes = new HashMap<>();
   private final Map<String, Integer> ports;
+  private final Map<String, Integer> managementPorts = new HashMap<>();
   private final Path logDir;
 
   private SidecarFleet(Map<String, Integer> ports, Path logDir) {
@@ -53,6 +54,10 @@ final class SidecarFleet implements AutoCloseable {
         var builder = new ProcessBuilder(command).redirectErrorStream(true);
         var env = builder.environment();
         env.put("QUARKUS_HTTP_PORT", String.valueOf(port));
+        // metrics are on the management interface: each sidecar of the one machine needs a port of its own
+        int managementPort = org.folio.sidecar.support.FreePorts.next();
+        fleet.managementPorts.put(module.name(), managementPort);
+        env.put("QUARKUS_MANAGEMENT_PORT", String.valueOf(managementPort));
         env.put("MODULE_NAME", module.name());
         env.put("MODULE_VERSION", module.version());
         env.put("MODULE_URL", "http://127.0.0.1:" + modulePorts.get(module.name()));
@@ -122,7 +127,7 @@ final class SidecarFleet implements AutoCloseable {
     for (var module : processes.keySet()) {
       String metrics;
       try {
-        metrics = get(url(module) + "/q/metrics").body();
+        metrics = get("http://127.0.0.1:" + managementPorts.get(module) + "/q/metrics").body();
       } catch (IOException e) {
         continue;
       }

@@ -40,6 +40,7 @@ public final class Demo {
       "-jar", "target/quarkus-app/quarkus-run.jar").inheritIO();
     var env = builder.environment();
     env.put("QUARKUS_HTTP_PORT", String.valueOf(port));
+    env.put("QUARKUS_MANAGEMENT_PORT", String.valueOf(FreePorts.next()));
     env.put("KC_URL", config.get("kc.url"));
     env.put("MODULE_URL", config.get("module.url"));
     env.put("MODULE_NAME", TestModule.NAME);

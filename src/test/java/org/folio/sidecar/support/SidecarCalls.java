@@ -2,6 +2,7 @@ package org.folio.sidecar.support;
 
 import static io.restassured.RestAssured.given;
 
+import io.quarkus.test.common.http.TestHTTPResourceManager;
 import io.restassured.response.ValidatableResponse;
 import java.util.List;
 import org.folio.sidecar.support.CountingHop.Kind;
@@ -14,6 +15,15 @@ public final class SidecarCalls {
 
   public static ValidatableResponse get(String tenant, String token, String path) {
     return given().header("x-okapi-tenant", tenant).header("x-okapi-token", token).get(path).then();
+  }
+
+  /**
+   * The metrics scrape, from the management interface (its own port, apart from module traffic). The port is
+   * read per call: each application start of the test run may have another.
+   */
+  public static ValidatableResponse metrics() {
+    // the management URI ends with its root path, /q
+    return given().baseUri(TestHTTPResourceManager.getManagementUri()).port(-1).get("/metrics").then().statusCode(200);
   }
 
   public static int umaCalls() {
