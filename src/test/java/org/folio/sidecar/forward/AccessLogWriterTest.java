@@ -6,53 +6,18 @@ import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
-import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.CountDownLatch;
-import java.util.logging.Handler;
-import java.util.logging.Level;
-import java.util.logging.LogRecord;
 import java.util.logging.Logger;
-import org.jboss.logmanager.ExtLogRecord;
+import org.folio.sidecar.support.StalledConsole;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /** A console that stops reading never holds up the writer's callers; a stop writes every queued line first. */
 class AccessLogWriterTest {
 
-  /** A console whose reader has stalled until {@link #resume()}; it keeps what it was given. */
-  private static final class StalledConsole extends Handler {
-    final CountDownLatch reading = new CountDownLatch(1);
-    final List<String> lines = new CopyOnWriteArrayList<>();
-
-    @Override
-    public void publish(LogRecord record) {
-      try {
-        reading.await();
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-      }
-      lines.add(record instanceof ExtLogRecord ext ? ext.getFormattedMessage() : record.getMessage());
-    }
-
-    void resume() {
-      reading.countDown();
-    }
-
-    @Override
-    public void flush() {
-    }
-
-    @Override
-    public void close() {
-    }
-  }
-
   private final StalledConsole console = new StalledConsole();
   private final Logger transaction = Logger.getLogger("transaction");
 
   {
-    console.setLevel(Level.ALL);
     transaction.addHandler(console);
   }
 
@@ -74,8 +39,8 @@ class AccessLogWriterTest {
     });
     console.resume();
 
-    await().atMost(Duration.ofSeconds(30)).until(() -> console.lines.size() == 5_000);
-    assertThat(console.lines).startsWith("line 0", "line 1").endsWith("line 4999");
+    await().atMost(Duration.ofSeconds(30)).until(() -> console.lines().size() == 5_000);
+    assertThat(console.lines()).startsWith("line 0", "line 1").endsWith("line 4999");
   }
 
   @Test
@@ -88,9 +53,9 @@ class AccessLogWriterTest {
 
     writer.stop();
 
-    assertThat(console.lines).hasSize(200);
+    assertThat(console.lines()).hasSize(200);
     writer.write("after the stop");
-    assertThat(console.lines).hasSize(201).endsWith("after the stop");
+    assertThat(console.lines()).hasSize(201).endsWith("after the stop");
   }
 
   @Test
@@ -108,6 +73,6 @@ class AccessLogWriterTest {
 
     double dropped = registry.get("sidecar.access.log.dropped").counter().count();
     assertThat(dropped).isBetween(1.0, 90.0);
-    assertThat(console.lines.size() + (long) dropped).isEqualTo(100);
+    assertThat(console.lines().size() + (long) dropped).isEqualTo(100);
   }
 }

@@ -8,12 +8,9 @@ import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import java.time.Duration;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.logging.Handler;
-import java.util.logging.LogRecord;
 import org.folio.sidecar.support.LogCapture;
 import org.folio.sidecar.support.SidecarTestResource;
+import org.folio.sidecar.support.StalledConsole;
 import org.folio.sidecar.support.TestPlatform;
 import org.folio.sidecar.support.Tokens;
 import org.junit.jupiter.api.Test;
@@ -65,27 +62,7 @@ class LoggingTest {
   void aConsoleThatStopsReadingDoesNotDelayRequests() {
     platform.resetModule();
     // Given a console whose reader has stalled (a container runtime's pipe under load)
-    var reading = new CountDownLatch(1);
-    var written = new AtomicInteger();
-    var stalled = new Handler() {
-      @Override
-      public void publish(LogRecord record) {
-        try {
-          reading.await();
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-        }
-        written.incrementAndGet();
-      }
-
-      @Override
-      public void flush() {
-      }
-
-      @Override
-      public void close() {
-      }
-    };
+    var stalled = new StalledConsole();
     var transaction = java.util.logging.Logger.getLogger("transaction");
     transaction.addHandler(stalled);
     try {
@@ -96,10 +73,10 @@ class LoggingTest {
         }
       });
       // and once the console reads again, every line is there
-      reading.countDown();
-      await().atMost(Duration.ofSeconds(10)).until(() -> written.get() >= 50);
+      stalled.resume();
+      await().atMost(Duration.ofSeconds(10)).until(() -> stalled.lines().size() >= 50);
     } finally {
-      reading.countDown();
+      stalled.resume();
       transaction.removeHandler(stalled);
     }
   }
