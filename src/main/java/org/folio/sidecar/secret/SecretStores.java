@@ -1,6 +1,7 @@
 package org.folio.sidecar.secret;
 
 import com.github.benmanes.caffeine.cache.Ticker;
+import io.vertx.core.Future;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.JsonObject;
@@ -21,6 +22,7 @@ import java.nio.file.Path;
 import java.security.GeneralSecurityException;
 import java.security.KeyStore;
 import java.util.Optional;
+import java.util.function.Supplier;
 import javax.net.ssl.TrustManagerFactory;
 import org.eclipse.microprofile.config.Config;
 import org.folio.sidecar.config.ConfigValidator;
@@ -42,6 +44,46 @@ public class SecretStores {
   @Produces
   @Singleton
   SecretStore secretStore(SecretStoreConfig config, Config properties, Vertx vertx, TlsConfig tls, Ticker ticker) {
+    // built on first use: beans that hold the store are created while the HTTP router is set up, before the
+    // start-up validator has named a missing variable
+    return new Lazy(() -> build(config, properties, vertx, tls, ticker));
+  }
+
+  /** A store built when it is first asked for a secret. */
+  private static final class Lazy implements SecretStore {
+
+    private final Supplier<SecretStore> build;
+    private volatile SecretStore store;
+
+    Lazy(Supplier<SecretStore> build) {
+      this.build = build;
+    }
+
+    private SecretStore store() {
+      var built = store;
+      if (built == null) {
+        synchronized (this) {
+          if (store == null) {
+            store = build.get();
+          }
+          built = store;
+        }
+      }
+      return built;
+    }
+
+    @Override
+    public Future<String> secret(String key) {
+      return store().secret(key);
+    }
+
+    @Override
+    public void forget(String key) {
+      store().forget(key);
+    }
+  }
+
+  static SecretStore build(SecretStoreConfig config, Config properties, Vertx vertx, TlsConfig tls, Ticker ticker) {
     var type = ConfigValidator.secretStoreType(config.type()).orElse(SecretStoreConfig.Type.EPHEMERAL);
     long timeout = config.timeout().toMillis();
     return switch (type) {

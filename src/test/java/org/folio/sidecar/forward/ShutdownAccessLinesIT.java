@@ -48,7 +48,7 @@ class ShutdownAccessLinesIT {
     builder.environment().put("QUARKUS_MANAGEMENT_PORT", String.valueOf(FreePorts.next()));
     var process = builder.start();
     try {
-      var client = HttpClient.newHttpClient();
+      var client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
       var ready = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/admin/health/live")).build();
       long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
       while (true) {
