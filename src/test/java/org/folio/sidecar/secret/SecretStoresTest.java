@@ -127,7 +127,10 @@ class SecretStoresTest {
       serve(type, VALUE);
       var store = store(type, server.baseUrl());
 
+      long started = System.nanoTime();
       assertThat(await(store.secret(KEY)).result()).isEqualTo(VALUE);
+      // a figure, not a limit: the first read builds the store's client (for AWS_SSM the SDK's)
+      System.out.printf("%s: first read (client built) %d ms%n", type, (System.nanoTime() - started) / 1_000_000);
 
       // rotated in the store: the cached value serves until its TTL, then the new one
       server.resetAll();
