@@ -23,7 +23,7 @@ class ModuleEntitlementsEndpointTest {
     var body = given().get("/entitlements/modules/" + TestModule.NAME + "-" + TestModule.VERSION)
       .then().statusCode(200).contentType("application/json").extract().asString();
 
-    var tenants = new JsonArray(body).getList();
+    var tenants = new JsonArray(body).stream().map(String::valueOf).toList();
     assertThat(tenants).contains("alpha", "beta", "svc01", "svc60").doesNotContain("stranger");
     // answered by the sidecar: the module never sees the call
     TestPlatform.get().module().verify(0, com.github.tomakehurst.wiremock.client.WireMock.getRequestedFor(
