@@ -101,6 +101,35 @@ class ManifestsTest {
     assertThat(annotations.get("prometheus.io/path")).isEqualTo("/q/metrics");
   }
 
+  @Test
+  void theSidecarImageIsTheOneTheBuildMakes() throws IOException {
+    var pom = Files.readString(Path.of("pom.xml"));
+    var version = pom.replaceAll("(?s).*?<version>([^<]+)</version>.*", "$1").replace("-SNAPSHOT", "");
+
+    assertThat(Manifests.sidecarContainer().get("image")).isEqualTo("folioorg/folio-caching-sidecar:" + version);
+    assertThat(Files.readString(Path.of("image/build.sh"))).contains("IMAGE=folioorg/folio-caching-sidecar:$VERSION");
+  }
+
+  @Test
+  @SuppressWarnings("unchecked")
+  void theSidecarRunsHardened() {
+    var sidecar = Manifests.sidecarContainer();
+    var security = (Map<String, Object>) sidecar.get("securityContext");
+    assertThat(security).containsEntry("runAsNonRoot", true).containsEntry("readOnlyRootFilesystem", true)
+      .containsEntry("allowPrivilegeEscalation", false).containsEntry("runAsUser", 185);
+    assertThat((Map<String, Object>) security.get("capabilities")).containsEntry("drop", List.of("ALL"));
+    assertThat((Map<String, Object>) security.get("seccompProfile")).containsEntry("type", "RuntimeDefault");
+
+    var pod = (Map<String, Object>) ((Map<String, Object>) ((Map<String, Object>) Manifests.base("deployment.yaml")
+      .get("spec")).get("template")).get("spec");
+    assertThat((Map<String, Object>) pod.get("securityContext")).containsEntry("runAsNonRoot", true);
+    // the read-only root file system leaves /tmp writable through an emptyDir
+    var mounts = (List<Map<String, Object>>) sidecar.get("volumeMounts");
+    var tmp = mounts.stream().filter(mount -> "/tmp".equals(mount.get("mountPath"))).findFirst().orElseThrow();
+    var volumes = (List<Map<String, Object>>) pod.get("volumes");
+    assertThat(volumes).anyMatch(volume -> tmp.get("name").equals(volume.get("name")) && volume.containsKey("emptyDir"));
+  }
+
   /** Upstream names wired in application.properties, plus every mapping property's own environment name. */
   static Set<String> knownVariables() throws IOException {
     var known = new HashSet<String>(Set.of("SECRET_STORE_TYPE"));

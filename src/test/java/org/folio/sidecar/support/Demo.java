@@ -8,6 +8,7 @@ import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -36,8 +37,13 @@ public final class Demo {
     var platform = TestPlatform.get();
     var config = platform.sidecarConfig();
     int port = FreePorts.next();
-    var builder = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-      "-jar", "target/quarkus-app/quarkus-run.jar").inheritIO();
+    // DEMO_SIDECAR_COMMAND runs the sidecar another way (image/smoke.sh: from its container image); it gets the
+    // same environment
+    var command = Optional.ofNullable(System.getenv("DEMO_SIDECAR_COMMAND")).filter(c -> !c.isBlank())
+      .map(c -> List.of(c.trim().split("\\s+")))
+      .orElse(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-jar",
+        "target/quarkus-app/quarkus-run.jar"));
+    var builder = new ProcessBuilder(command).inheritIO();
     var env = builder.environment();
     env.put("QUARKUS_HTTP_PORT", String.valueOf(port));
     env.put("QUARKUS_MANAGEMENT_PORT", String.valueOf(FreePorts.next()));

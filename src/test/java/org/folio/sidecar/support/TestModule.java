@@ -92,6 +92,8 @@ public final class TestModule {
     try {
       var file = Files.createTempFile("module-bootstrap", ".json");
       Files.writeString(file, bootstrap(othersUrl, downUrl, systemUserRequired).encodePrettily());
+      // readable by a sidecar running as another user (image/smoke.sh: the image's non-root user)
+      file.toFile().setReadable(true, false);
       file.toFile().deleteOnExit();
       return file;
     } catch (IOException e) {
