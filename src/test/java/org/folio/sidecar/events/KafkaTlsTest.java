@@ -1,25 +1,16 @@
 package org.folio.sidecar.events;
 
-import static io.restassured.RestAssured.given;
-import static org.awaitility.Awaitility.await;
-import static org.hamcrest.Matchers.equalTo;
 
 import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
-import io.vertx.core.json.JsonObject;
 import java.nio.file.Files;
-import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
-import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.serialization.StringSerializer;
 import org.folio.sidecar.support.Certificates;
+import org.folio.sidecar.support.EntitlementOverKafka;
 import org.folio.sidecar.support.KafkaBroker;
-import org.folio.sidecar.support.TestModule;
 import org.folio.sidecar.support.TestPlatform;
 import org.junit.jupiter.api.Test;
 
@@ -68,21 +59,7 @@ class KafkaTlsTest {
 
   @Test
   void eventsArriveOverTlsAndTheKafkaCheckIsUp() {
-    TestPlatform.get().resetModule();
-    given().header("x-okapi-tenant", TENANT).get("/public/info").then().statusCode(400);
-
-    var properties = new HashMap<String, Object>(KafkaBroker.tlsClient(java.nio.file.Path.of(System.getProperty("kafkatls.keystore"))));
-    properties.put("bootstrap.servers", System.getProperty("kafkatls.bootstrap"));
-    try (var producer = new KafkaProducer<>(properties, new StringSerializer(), new StringSerializer())) {
-      // sent until the sidecar's consumer has its partitions (it starts at the latest offset)
-      await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(500)).untilAsserted(() -> {
-        producer.send(new ProducerRecord<>("folio.entitlement", new JsonObject()
-          .put("moduleId", TestModule.NAME + "-" + TestModule.VERSION).put("tenantName", TENANT)
-          .put("tenantId", TestPlatform.tenantId(TENANT)).put("type", "ENTITLE").encode())).get(10, TimeUnit.SECONDS);
-        given().header("x-okapi-tenant", TENANT).get("/public/info").then().statusCode(200);
-      });
-    }
-    await().atMost(Duration.ofSeconds(15)).untilAsserted(() ->
-      given().get("/admin/health").then().statusCode(200).body("status", equalTo("UP")));
+    EntitlementOverKafka.entitleAndServe(System.getProperty("kafkatls.bootstrap"),
+      KafkaBroker.tlsClient(java.nio.file.Path.of(System.getProperty("kafkatls.keystore"))), TENANT);
   }
 }

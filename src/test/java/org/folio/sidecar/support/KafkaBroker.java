@@ -52,6 +52,44 @@ public final class KafkaBroker {
     }
   }
 
+  /**
+   * Starts a broker that speaks only SASL/PLAIN to clients (the test kit's own JAAS users), creates
+   * {@code topics} and returns the bootstrap address; {@link #saslClient()} logs in to it.
+   */
+  public static String startSasl(List<String> topics) {
+    try {
+      var cluster = new KafkaClusterTestKit.Builder(new TestKitNodes.Builder()
+        .setCombined(true).setNumBrokerNodes(1).setNumControllerNodes(1)
+        .setBrokerSecurityProtocol(org.apache.kafka.common.security.auth.SecurityProtocol.SASL_PLAINTEXT)
+        .setControllerSecurityProtocol(org.apache.kafka.common.security.auth.SecurityProtocol.SASL_PLAINTEXT).build())
+        .setConfigProp("offsets.topic.replication.factor", "1")
+        .setConfigProp("group.initial.rebalance.delay.ms", "0")
+        .setConfigProp("num.partitions", "1")
+        .build();
+      cluster.format();
+      cluster.startup();
+      cluster.waitForReadyBrokers();
+      closeOnExit(cluster);
+      var bootstrap = cluster.bootstrapServers();
+      var client = new java.util.HashMap<String, Object>(saslClient());
+      client.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+      try (var admin = Admin.create(client)) {
+        admin.createTopics(topics.stream().map(topic -> new NewTopic(topic, 1, (short) 1)).toList())
+          .all().get(30, TimeUnit.SECONDS);
+      }
+      return bootstrap;
+    } catch (Exception e) {
+      throw new IllegalStateException("Cannot start the SASL Kafka broker", e);
+    }
+  }
+
+  /** Client properties that log in to the SASL broker as the test kit's PLAIN admin (its authorizer is on). */
+  public static Map<String, Object> saslClient() {
+    return Map.of("security.protocol", "SASL_PLAINTEXT", "sasl.mechanism", "PLAIN", "sasl.jaas.config",
+      "org.apache.kafka.common.security.plain.PlainLoginModule required username=\"plain-admin\" "
+        + "password=\"plain-admin-secret\";");
+  }
+
   /** Client properties that trust the TLS broker's certificate (the keystore it serves). */
   public static Map<String, Object> tlsClient(java.nio.file.Path keystore) {
     return Map.of("security.protocol", "SSL", "ssl.truststore.location", keystore.toString(),
