@@ -16,7 +16,10 @@ import io.smallrye.config.PropertiesConfigSource;
 import io.smallrye.config.SmallRyeConfigBuilder;
 import io.vertx.core.Future;
 import io.vertx.core.Vertx;
+import io.vertx.core.http.HttpServerOptions;
 import io.vertx.core.json.JsonObject;
+import io.vertx.core.net.PfxOptions;
+import java.nio.file.Files;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
@@ -24,11 +27,13 @@ import java.util.concurrent.TimeUnit;
 import org.folio.sidecar.config.SecretStoreConfig;
 import org.folio.sidecar.config.TlsConfig;
 import org.folio.sidecar.error.SidecarError;
+import org.folio.sidecar.support.Certificates;
 import org.folio.sidecar.support.FakeTicker;
 import org.folio.sidecar.support.LogCapture;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -80,6 +85,10 @@ class SecretStoresTest {
         "secret-store.vault.token", "vault-token-1"));
       case FSSP -> properties.put("secret-store.fssp.address", address);
     }
+    return fromProperties(properties);
+  }
+
+  private SecretStore fromProperties(Map<String, String> properties) {
     var config = new SmallRyeConfigBuilder().withMapping(SecretStoreConfig.class).withMapping(TlsConfig.class)
       .withConverter(Duration.class, 200, new DurationConverter())
       .withSources(new PropertiesConfigSource(properties, "test", 500)).build();
@@ -179,5 +188,37 @@ class SecretStoresTest {
     store.forgetWhenRefused(SidecarError.unauthorized("Keycloak refused the service token request"), KEY);
 
     assertThat(await(store.secret(KEY)).result()).isEqualTo(ROTATED);
+  }
+
+  @Test
+  void vaultOverTlsTrustsItsPemFileAndNothingElse() throws Exception {
+    var dir = Files.createTempDirectory("vault-tls");
+    var keystore = Certificates.selfSigned(dir, "vault");
+    var https = vertx.createHttpServer(new HttpServerOptions().setSsl(true)
+        .setKeyCertOptions(new PfxOptions().setPath(keystore.toString()).setPassword(Certificates.PASSWORD)))
+      .requestHandler(request -> request.response().putHeader("content-type", "application/json")
+        .end(new JsonObject().put("data", new JsonObject().put("data",
+          new JsonObject().put("sidecar-module-access-client", VALUE))).encode()))
+      .listen(0, "127.0.0.1").toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+    try {
+      var address = "https://localhost:" + https.actualPort();
+      var trusting = vaultOverTls(address, Map.of("secret-store.vault.pem-file-path", dir.resolve("vault.pem").toString()));
+      var trustingNothing = vaultOverTls(address, Map.of());
+
+      assertThat(await(trusting.secret(KEY)).result()).isEqualTo(VALUE);
+      var refused = await(trustingNothing.secret(KEY));
+      assertThat(refused.failed()).isTrue();
+      assertThat(((SidecarError) refused.cause()).status()).isEqualTo(503);
+    } finally {
+      https.close();
+    }
+  }
+
+  private SecretStore vaultOverTls(String address, Map<String, String> extra) {
+    var properties = new HashMap<String, String>(Map.of("secret-store.type", "VAULT", "secret-store.timeout", "2s",
+      "secret-store.vault.address", address, "secret-store.vault.token", "vault-token-1",
+      "secret-store.vault.enable-ssl", "true"));
+    properties.putAll(extra);
+    return fromProperties(properties);
   }
 }
