@@ -1,11 +1,14 @@
 package org.folio.sidecar.support;
 
+import java.nio.file.Path;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.common.security.auth.SecurityProtocol;
 import org.apache.kafka.common.test.KafkaClusterTestKit;
 import org.apache.kafka.common.test.TestKitNodes;
 
@@ -19,37 +22,20 @@ public final class KafkaBroker {
    * Starts a second broker that speaks only TLS to clients, with {@code keystore} (PKCS12, password
    * {@link Certificates#PASSWORD}); creates {@code topics} and returns the bootstrap address.
    */
-  public static String startTls(List<String> topics, java.nio.file.Path keystore) {
-    try {
-      // the test kit's own listeners stay plaintext (it supports no other); clients get a TLS listener of their own
-      int tlsPort = FreePorts.next();
-      var cluster = new KafkaClusterTestKit.Builder(new TestKitNodes.Builder()
-        .setCombined(true).setNumBrokerNodes(1).setNumControllerNodes(1).build())
-        .setConfigProp("listeners", "EXTERNAL://localhost:0,CONTROLLER://localhost:0,TLS://localhost:" + tlsPort)
-        .setConfigProp("listener.security.protocol.map", "EXTERNAL:PLAINTEXT,CONTROLLER:PLAINTEXT,TLS:SSL")
-        .setConfigProp("listener.name.tls.ssl.keystore.location", keystore.toString())
-        .setConfigProp("listener.name.tls.ssl.keystore.password", Certificates.PASSWORD)
-        .setConfigProp("listener.name.tls.ssl.key.password", Certificates.PASSWORD)
-        .setConfigProp("listener.name.tls.ssl.keystore.type", "PKCS12")
-        .setConfigProp("offsets.topic.replication.factor", "1")
-        .setConfigProp("group.initial.rebalance.delay.ms", "0")
-        .setConfigProp("num.partitions", "1")
-        .build();
-      cluster.format();
-      cluster.startup();
-      cluster.waitForReadyBrokers();
-      closeOnExit(cluster);
-      var bootstrap = "localhost:" + tlsPort;
-      var client = new java.util.HashMap<String, Object>(tlsClient(keystore));
-      client.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
-      try (var admin = Admin.create(client)) {
-        admin.createTopics(topics.stream().map(topic -> new NewTopic(topic, 1, (short) 1)).toList())
-          .all().get(30, TimeUnit.SECONDS);
-      }
-      return bootstrap;
-    } catch (Exception e) {
-      throw new IllegalStateException("Cannot start the TLS Kafka broker", e);
-    }
+  public static String startTls(List<String> topics, Path keystore) {
+    // the test kit's own listeners stay plaintext (it supports no other); clients get a TLS listener of their own
+    int tlsPort = FreePorts.next();
+    var cluster = secured(new TestKitNodes.Builder().setCombined(true).setNumBrokerNodes(1).setNumControllerNodes(1)
+      .build(), Map.of(
+        "listeners", "EXTERNAL://localhost:0,CONTROLLER://localhost:0,TLS://localhost:" + tlsPort,
+        "listener.security.protocol.map", "EXTERNAL:PLAINTEXT,CONTROLLER:PLAINTEXT,TLS:SSL",
+        "listener.name.tls.ssl.keystore.location", keystore.toString(),
+        "listener.name.tls.ssl.keystore.password", Certificates.PASSWORD,
+        "listener.name.tls.ssl.key.password", Certificates.PASSWORD,
+        "listener.name.tls.ssl.keystore.type", "PKCS12"));
+    var bootstrap = "localhost:" + tlsPort;
+    createTopics(bootstrap, tlsClient(keystore), topics);
+    return bootstrap;
   }
 
   /**
@@ -57,29 +43,40 @@ public final class KafkaBroker {
    * {@code topics} and returns the bootstrap address; {@link #saslClient()} logs in to it.
    */
   public static String startSasl(List<String> topics) {
+    var cluster = secured(new TestKitNodes.Builder().setCombined(true).setNumBrokerNodes(1).setNumControllerNodes(1)
+      .setBrokerSecurityProtocol(SecurityProtocol.SASL_PLAINTEXT)
+      .setControllerSecurityProtocol(SecurityProtocol.SASL_PLAINTEXT).build(), Map.of());
+    createTopics(cluster.bootstrapServers(), saslClient(), topics);
+    return cluster.bootstrapServers();
+  }
+
+  /** A started single-node cluster with {@code properties}, stopped with the JVM. */
+  private static KafkaClusterTestKit secured(TestKitNodes nodes, Map<String, String> properties) {
     try {
-      var cluster = new KafkaClusterTestKit.Builder(new TestKitNodes.Builder()
-        .setCombined(true).setNumBrokerNodes(1).setNumControllerNodes(1)
-        .setBrokerSecurityProtocol(org.apache.kafka.common.security.auth.SecurityProtocol.SASL_PLAINTEXT)
-        .setControllerSecurityProtocol(org.apache.kafka.common.security.auth.SecurityProtocol.SASL_PLAINTEXT).build())
+      var builder = new KafkaClusterTestKit.Builder(nodes)
         .setConfigProp("offsets.topic.replication.factor", "1")
         .setConfigProp("group.initial.rebalance.delay.ms", "0")
-        .setConfigProp("num.partitions", "1")
-        .build();
+        .setConfigProp("num.partitions", "1");
+      properties.forEach(builder::setConfigProp);
+      var cluster = builder.build();
       cluster.format();
       cluster.startup();
       cluster.waitForReadyBrokers();
       closeOnExit(cluster);
-      var bootstrap = cluster.bootstrapServers();
-      var client = new java.util.HashMap<String, Object>(saslClient());
-      client.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
-      try (var admin = Admin.create(client)) {
-        admin.createTopics(topics.stream().map(topic -> new NewTopic(topic, 1, (short) 1)).toList())
-          .all().get(30, TimeUnit.SECONDS);
-      }
-      return bootstrap;
+      return cluster;
     } catch (Exception e) {
-      throw new IllegalStateException("Cannot start the SASL Kafka broker", e);
+      throw new IllegalStateException("Cannot start the secured Kafka broker", e);
+    }
+  }
+
+  private static void createTopics(String bootstrap, Map<String, Object> clientProperties, List<String> topics) {
+    var client = new HashMap<String, Object>(clientProperties);
+    client.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
+    try (var admin = Admin.create(client)) {
+      admin.createTopics(topics.stream().map(topic -> new NewTopic(topic, 1, (short) 1)).toList())
+        .all().get(30, TimeUnit.SECONDS);
+    } catch (Exception e) {
+      throw new IllegalStateException("Cannot create the topics", e);
     }
   }
 
@@ -91,7 +88,7 @@ public final class KafkaBroker {
   }
 
   /** Client properties that trust the TLS broker's certificate (the keystore it serves). */
-  public static Map<String, Object> tlsClient(java.nio.file.Path keystore) {
+  public static Map<String, Object> tlsClient(Path keystore) {
     return Map.of("security.protocol", "SSL", "ssl.truststore.location", keystore.toString(),
       "ssl.truststore.password", Certificates.PASSWORD, "ssl.truststore.type", "PKCS12");
   }
