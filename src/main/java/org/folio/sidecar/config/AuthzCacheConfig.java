@@ -44,8 +44,11 @@ public interface AuthzCacheConfig {
   @WithDefault("10m")
   Duration maxStaleness();
 
-  /** KC_AUTHORIZATION_CACHE_MAX_SIZE: legacy mode's size bound (upstream's default: 50). */
-  @WithDefault("50")
+  /**
+   * KC_AUTHORIZATION_CACHE_MAX_SIZE: legacy mode's size bound; upstream v3.0.18's application.properties says 250
+   * (its README's 50 is stale: that is its token cache's size).
+   */
+  @WithDefault("250")
   long legacyMaxSize();
 
   /** KC_AUTHORIZATION_CACHE_TTL_OFFSET (ms): legacy mode subtracts this from the token's exp (upstream: 500). */

@@ -38,7 +38,7 @@ class LegacyCacheModeTest {
   }
 
   @Test
-  void serviceTokensOfSixtyTenantsThrashTheFiftyEntryCache() throws Exception {
+  void serviceTokensOfSixtyTenantsThrashTheCache() throws Exception {
     int calls = SidecarCalls.serviceTokensOfSixtyTenants();
 
     assertThat(calls).isGreaterThanOrEqualTo(3 * TestPlatform.SERVICE_TENANTS * 2);

@@ -88,7 +88,7 @@ public final class CirculationModules {
     }
     return new JsonObject()
       .put("module", new JsonObject().put("moduleId", module.id())
-        .put("interfaces", new JsonArray().add(anInterface(module, "handlers"))))
+        .put("interfaces", new JsonArray().add(anInterface(module, "endpoints"))))
       .put("requiredModules", required);
   }
 

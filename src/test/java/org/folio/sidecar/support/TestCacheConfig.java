@@ -18,7 +18,7 @@ public final class TestCacheConfig {
       public Duration denyTtl() { return Duration.ofSeconds(10); }
       public Duration refreshAfter() { return Duration.ofMinutes(4); }
       public Duration maxStaleness() { return Duration.ofMinutes(10); }
-      public long legacyMaxSize() { return 50; }
+      public long legacyMaxSize() { return 250; }
       public long legacyTtlOffset() { return 500; }
       public boolean adminEnabled() { return false; }
       public Optional<String> adminToken() { return Optional.empty(); }
