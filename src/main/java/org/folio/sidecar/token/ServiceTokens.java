@@ -6,31 +6,36 @@ import io.vertx.core.Future;
 import io.vertx.core.MultiMap;
 import io.vertx.core.json.JsonObject;
 import jakarta.inject.Singleton;
+import org.folio.sidecar.config.AuthzCacheConfig;
 import org.folio.sidecar.config.TokenConfig;
 import org.folio.sidecar.secret.SecretStore;
 
 /**
  * One live client-credentials token per realm, shared by every caller: the tenant's module-access client for
  * egress ({@code x-system-token}), the master realm's admin client for mgr-* calls. Renewed ahead of expiry
- * once SIDECAR_TOKEN_REFRESH_FRACTION of its lifetime has passed.
+ * once SIDECAR_TOKEN_REFRESH_FRACTION of its lifetime has passed; in the legacy cache mode, kept as upstream
+ * v3.0.18 keeps them instead (see {@link SharedTokens.Policy}).
  */
 @Singleton
 public class ServiceTokens {
 
   public static final String MASTER = "master";
+  private static final long UPSTREAM_MAX_TENANTS = 50;
 
   private final TokenConfig config;
   private final SecretStore secrets;
   private final TokenEndpoint endpoint;
   private final SharedTokens tokens;
 
-  ServiceTokens(TokenEndpoint endpoint, TokenConfig config, SecretStore secrets, MeterRegistry registry,
-    Ticker ticker) {
+  ServiceTokens(TokenEndpoint endpoint, TokenConfig config, AuthzCacheConfig cache, SecretStore secrets,
+    MeterRegistry registry, Ticker ticker) {
     this.endpoint = endpoint;
     this.config = config;
     this.secrets = secrets;
-    this.tokens = new SharedTokens(this::obtain, config.maxCapacity(), config.refreshFraction(), registry,
-      "sidecar.tokens", ticker);
+    // the legacy baseline also caches service tokens as upstream v3.0.18 does (its 50-tenant default)
+    var policy = cache.mode() == AuthzCacheConfig.Mode.LEGACY ? SharedTokens.Policy.upstreamV3(UPSTREAM_MAX_TENANTS)
+      : new SharedTokens.Policy(config.maxCapacity(), config.refreshFraction(), false);
+    this.tokens = new SharedTokens(this::obtain, policy, registry, "sidecar.tokens", ticker);
   }
 
   /** The realm's current token, acquiring one if there is none. */

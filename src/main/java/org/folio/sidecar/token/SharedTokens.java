@@ -20,12 +20,39 @@ import java.util.function.Function;
  */
 final class SharedTokens {
 
+  /**
+   * When tokens are renewed and dropped. This sidecar's: renewed in the background once {@code refreshFraction} of
+   * the lifetime has passed, dropped a safety margin before expiry. Upstream v3.0.18's (the legacy baseline): at
+   * most 50 tenants, never renewed ahead, dropped {@code 25 s} before expiry (90 % of the lifetime when that is
+   * under 30 s), so the first caller after that waits for a new one.
+   */
+  record Policy(long maxTenants, double refreshFraction, boolean upstream) {
+
+    private static final long UPSTREAM_MARGIN = Duration.ofSeconds(25).toNanos();
+
+    static Policy upstreamV3(long maxTenants) {
+      return new Policy(maxTenants, 1, true);
+    }
+
+    long usableNanos(long lifetime) {
+      if (upstream) {
+        return lifetime > Duration.ofSeconds(30).toNanos() ? lifetime - UPSTREAM_MARGIN : lifetime * 9 / 10;
+      }
+      // never hand out a token that could expire in flight
+      return lifetime - Math.min(Duration.ofSeconds(5).toNanos(), lifetime / 10);
+    }
+
+    long refreshAtNanos(long requestedAt, long lifetime) {
+      return upstream ? Long.MAX_VALUE : requestedAt + (long) (lifetime * refreshFraction);
+    }
+  }
+
   /** A token and the times it must be renewed (in the background) and dropped (always). */
   private record SharedToken(String value, long refreshAtNanos, long lifetimeNanos, AtomicBoolean refreshing) {
   }
 
   private final Function<String, Future<JsonObject>> obtain;
-  private final double refreshFraction;
+  private final Policy policy;
   private final MeterRegistry registry;
   private final String meterPrefix;
   private final Ticker ticker;
@@ -35,15 +62,15 @@ final class SharedTokens {
    * {@code obtain} asks Keycloak for a tenant's token and yields the token endpoint's answer; meters are named
    * {@code <meterPrefix>.cached} and {@code <meterPrefix>.requests}.
    */
-  SharedTokens(Function<String, Future<JsonObject>> obtain, long maxTenants, double refreshFraction,
-    MeterRegistry registry, String meterPrefix, Ticker ticker) {
+  SharedTokens(Function<String, Future<JsonObject>> obtain, Policy policy, MeterRegistry registry,
+    String meterPrefix, Ticker ticker) {
     this.obtain = obtain;
     this.ticker = ticker;
-    this.refreshFraction = refreshFraction;
+    this.policy = policy;
     this.registry = registry;
     this.meterPrefix = meterPrefix;
     this.tokens = Caffeine.newBuilder()
-      .maximumSize(maxTenants)
+      .maximumSize(policy.maxTenants())
       .ticker(ticker)
       .expireAfter(Expiry.<String, SharedToken>writing((tenant, token) -> Duration.ofNanos(token.lifetimeNanos())))
       .buildAsync();
@@ -82,11 +109,9 @@ final class SharedTokens {
     long requestedAt = ticker.read();
     return obtain.apply(tenant).map(body -> {
       long lifetime = Duration.ofSeconds(body.getLong("expires_in", 60L)).toNanos();
-      // never hand out a token that could expire in flight
-      long usable = lifetime - Math.min(Duration.ofSeconds(5).toNanos(), lifetime / 10);
       Counter.builder(meterPrefix + ".requests").tag("tenant", tenant).tag("kind", kind).register(registry).increment();
-      return new SharedToken(body.getString("access_token"), requestedAt + (long) (lifetime * refreshFraction),
-        usable - (ticker.read() - requestedAt), new AtomicBoolean());
+      return new SharedToken(body.getString("access_token"), policy.refreshAtNanos(requestedAt, lifetime),
+        policy.usableNanos(lifetime) - (ticker.read() - requestedAt), new AtomicBoolean());
     });
   }
 }

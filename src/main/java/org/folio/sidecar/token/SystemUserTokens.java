@@ -34,8 +34,8 @@ public class SystemUserTokens {
     this.secrets = secrets;
     this.username = module.name();
     this.loginClientSuffix = keycloak.loginClientSuffix();
-    this.tokens = new SharedTokens(this::obtain, config.maxCapacity(), config.refreshFraction(), registry,
-      "sidecar.system-user-tokens", ticker);
+    this.tokens = new SharedTokens(this::obtain, new SharedTokens.Policy(config.maxCapacity(),
+      config.refreshFraction(), false), registry, "sidecar.system-user-tokens", ticker);
   }
 
   public Future<String> token(String tenant) {
