@@ -74,12 +74,13 @@ public class EgressHandler {
     if (entry == null) {
       return send(exchange, routes, GATEWAY, gateway);
     }
-    var location = overrides.locationFor(ModuleRoutes.moduleName(entry.moduleId()), entry.interfaceId())
+    var module = ModuleRoutes.moduleName(entry.moduleId());
+    var location = overrides.locationFor(module, entry.interfaceId())
       .orElseGet(() -> routes.locationByModuleId().get(entry.moduleId()));
     if (location == null) {
       throw SidecarError.locationNotFound(entry.moduleId());
     }
-    return send(exchange, routes, ModuleRoutes.moduleName(entry.moduleId()), target(location));
+    return send(exchange, routes, module, target(location));
   }
 
   /** Forwards {@code exchange} to the module {@code hint} names (ROUTING_DYNAMIC_ENABLED); no route entry. */

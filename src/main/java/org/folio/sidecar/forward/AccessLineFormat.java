@@ -6,7 +6,6 @@ import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.function.Function;
 
 /**
@@ -21,11 +20,6 @@ public final class AccessLineFormat {
     + "[%d{dd/MM/yyyy:HH:mm:ss z}] \"%X{method} %X{path} %X{protocol}\" %X{status} %X{bytes} rt=%X{rt}  uct=\"%X{uct}\"  "
     + "uht=\"%X{uht}\"  urt=\"%X{urt}\"  \"%X{user-agent}\" \"%X{x-okapi-tenant}\" \"%X{x-okapi-user-id}\" "
     + "\"%X{x-okapi-request-id}\" %n";
-
-  /** The fields a format may name; an unknown name renders empty, as an absent MDC value does upstream. */
-  public static final List<String> FIELDS = List.of("remote-ip", "remote-host", "remote-user", "method", "path",
-    "protocol", "status", "bytes", "rt", "uct", "uht", "urt", "user-agent", "x-okapi-tenant", "x-okapi-user-id",
-    "x-okapi-request-id", "reason");
 
   private interface Segment {
     void append(StringBuilder line, Function<String, String> fields, Instant now);
@@ -95,10 +89,5 @@ public final class AccessLineFormat {
       segment.append(line, fields, now);
     }
     return line.toString();
-  }
-
-  /** Renders from a map, for tests and tools. */
-  public String render(Map<String, String> fields, Instant now) {
-    return render(fields::get, now);
   }
 }

@@ -72,7 +72,7 @@ public class RequestForwarder {
       .setHeaders(headers)
       .setConnectTimeout(timeoutMillis)
       .setIdleTimeout(timeoutMillis);
-    boolean hasBody = headers.contains("content-length") || request.headers().contains("transfer-encoding");
+    boolean hasBody = HttpBodies.hasBody(request);
     return client.request(options)
       .compose(outgoing -> {
         if (hasBody) {

@@ -43,7 +43,6 @@ public class TenantEntitlements {
   private final Ticker ticker;
   private final AtomicLong lastUnknownReload;
   private volatile Set<String> enabled = Set.of();
-  private volatile boolean loaded;
   private long refreshTimer = -1;
 
   TenantEntitlements(TenantConfig config, ModuleConfig module, Vertx vertx, @Named("keycloak") WebClient client,
@@ -60,7 +59,6 @@ public class TenantEntitlements {
 
   void start(@Observes StartupEvent event) {
     if (!config.entitlementCheck()) {
-      loaded = true;
       firstLoad.tryComplete();
       return;
     }
@@ -88,7 +86,7 @@ public class TenantEntitlements {
   }
 
   public boolean loaded() {
-    return loaded;
+    return firstLoad.future().isComplete();
   }
 
   /** The entitled tenants' names, once the first load has completed (upstream v4's module entitlement endpoint). */
@@ -117,7 +115,6 @@ public class TenantEntitlements {
         synchronized (this) {
           enabled = names;
         }
-        loaded = true;
         firstLoad.tryComplete();
       });
   }

@@ -22,7 +22,7 @@ class AccessLineFormatTest {
     more.putAll(Map.of("rt", "0.043", "uct", "0.001", "uht", "0.040", "urt", "0.043", "user-agent", "okhttp/4",
       "x-okapi-tenant", "diku", "x-okapi-user-id", "u-1", "x-okapi-request-id", "123456/circulation;654321/circulation"));
 
-    var line = AccessLineFormat.parse(AccessLineFormat.UPSTREAM_DEFAULT).render(more, AT);
+    var line = AccessLineFormat.parse(AccessLineFormat.UPSTREAM_DEFAULT).render(more::get, AT);
 
     var time = DateTimeFormatter.ofPattern("dd/MM/yyyy:HH:mm:ss z", Locale.ROOT).withZone(ZoneId.systemDefault())
       .format(AT);
@@ -35,7 +35,7 @@ class AccessLineFormatTest {
   void anOperatorsFormatPicksItsFieldsAndLeavesUnknownOnesEmpty() {
     var line = AccessLineFormat.parse("%X{method} %X{path} %X{status} tenant=%X{x-okapi-tenant} why=%X{reason}"
       + " nothing=%X{no-such-field} 100%%n").render(Map.of("method", "POST", "path", "/items", "status", "401",
-      "x-okapi-tenant", "diku", "reason", "token expired"), AT);
+      "x-okapi-tenant", "diku", "reason", "token expired")::get, AT);
 
     assertThat(line).isEqualTo("POST /items 401 tenant=diku why=token expired nothing= 100%");
   }
