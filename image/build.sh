@@ -45,6 +45,8 @@ cp -r target/quarkus-app "$WORK/context/quarkus-app"
 
 echo "[image] building $IMAGE"
 "${PODMAN[@]}" build --quiet -f image/Containerfile -t "$IMAGE" "$WORK/context" >/dev/null
+# the previous build of the tag is left untagged; repeated builds on one machine would pile them up
+"${PODMAN[@]}" image prune -f >/dev/null
 rm -f "$WORK/folio-caching-sidecar.tar"
 "${PODMAN[@]}" save --quiet --format oci-archive -o "$WORK/folio-caching-sidecar.tar" "$IMAGE"
 echo "[image] $IMAGE: $("${PODMAN[@]}" image inspect --format '{{.Size}}' "$IMAGE") bytes;" \
