@@ -2,4 +2,4 @@
 # Runs the demo: real Keycloak with two tenants, a stub module and the sidecar. `./demo.sh --exit` stops after
 # printing and checking the allowed and the denied curl.
 set -euo pipefail
-exec "$(dirname "$0")/scripts/run-test-main.sh" org.folio.sidecar.support.Demo "$@"
+exec "$(dirname "$0")/scripts/run-main.sh" testkit org.folio.sidecar.testkit.Demo "$@"

@@ -9,7 +9,7 @@
 # Needs root (apt-get for podman, umoci, mmdebstrap, runc, skopeo when missing) and Debian's package mirror.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-JAVA_HOME=$(.ci/find-jdk)
+JAVA_HOME=$(scripts/find-jdk)
 export JAVA_HOME
 VERSION=$(sed -n 's:.*<version>\(.*\)</version>.*:\1:p' pom.xml | head -n 1 | sed 's/-SNAPSHOT//')
 IMAGE=folioorg/folio-caching-sidecar:$VERSION
@@ -25,8 +25,8 @@ if [ ${#need[@]} -gt 0 ]; then
   apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}" >/dev/null
 fi
 
-if [ ! -d target/quarkus-app ]; then
-  ./mvnw -q -B package -DskipTests
+if [ ! -d sidecar/target/quarkus-app ]; then
+  ./mvnw -q -B package -pl sidecar -am -Dmaven.test.skip=true
 fi
 mkdir -p "$WORK"
 if ! "${PODMAN[@]}" image exists localhost/deb-base:bookworm; then
@@ -41,7 +41,7 @@ echo "[image] jlink runtime"
 rm -rf "$WORK/context" && mkdir -p "$WORK/context"
 "$JAVA_HOME/bin/jlink" --add-modules "$(tr -d '[:space:]' < image/jlink-modules.txt)" --strip-debug --no-man-pages \
   --no-header-files --compress=zip-6 --output "$WORK/context/jre"
-cp -r target/quarkus-app "$WORK/context/quarkus-app"
+cp -r sidecar/target/quarkus-app "$WORK/context/quarkus-app"
 
 echo "[image] building $IMAGE"
 "${PODMAN[@]}" build --quiet -f image/Containerfile -t "$IMAGE" "$WORK/context" >/dev/null

@@ -7,10 +7,10 @@
 #   --out DIR                 where the report goes (default load/results/<timestamp>)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-JAVA_HOME=$(.ci/find-jdk) ./mvnw -q -B -f load/pom.xml test-compile
+./mvnw -q -B -f load/gatling/pom.xml test-compile
 # nginx is the yardstick of the hit-path overhead; without it that row reads "not run"
 if ! [ -x /usr/sbin/nginx ] && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
   (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nginx-light) >/dev/null 2>&1 \
     || echo "nginx could not be installed: the overhead table will have no nginx row"
 fi
-exec scripts/run-test-main.sh org.folio.sidecar.load.AbRun "$@"
+exec scripts/run-main.sh load org.folio.sidecar.load.AbRun "$@"

@@ -1,0 +1,241 @@
+package org.folio.sidecar.load;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.LocalDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.EnumMap;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.folio.sidecar.testkit.CountingHop;
+import org.folio.sidecar.testkit.FolioRealms;
+import org.folio.sidecar.testkit.FreePorts;
+import org.folio.sidecar.testkit.KeycloakServer;
+import org.folio.sidecar.testkit.TestTenant;
+
+/**
+ * The A/B load run (load/run-ab.sh): one real Keycloak with N tenant realms, six stub modules each behind its
+ * own sidecar, the circulation workload from Gatling against the baseline fleet and then against the optimized
+ * one, the hit-path overhead against the stub, the sidecar and nginx, and a report of both. Stops by itself.
+ */
+public final class AbRun {
+
+  /** The size of a run. The default fits 10 minutes on 2 cores, quick 3 minutes; tiny is CI's smoke run. */
+  record Profile(String name, int tenants, int usersPerTenant, int durationSeconds, double rate, double importRate,
+                 int tokenLifespanSeconds, double overheadRate, int overheadSeconds, int overheadRounds,
+                 int warmUpSeconds) {
+  }
+
+  /** The hit-path overhead: Gatling's figures per path, and what the sidecar's access log says it added. */
+  record Overhead(Map<String, GatlingRun.Stats> paths, AddedTime.Percentiles sidecarAdded) {
+    static final Overhead NONE = new Overhead(Map.of(), AddedTime.Percentiles.NONE);
+  }
+
+  /** One fleet's results. */
+  record VariantResult(String name, String command, Map<String, GatlingRun.Stats> stats,
+                       Map<CountingHop.Kind, Integer> keycloakCalls, int distinctDecisionKeys, long[] cacheHitsMisses,
+                       double steadyUmaPerSecond, ProcessMeter.Usage sidecars, ProcessMeter.Usage keycloak,
+                       long discoveryHits, AddedTime.Percentiles sidecarsAdded) {
+  }
+
+  static final Map<String, Profile> PROFILES = Map.of(
+    // the default workload stays under 240 s, when the optimized cache starts re-checking grants in use ahead of
+    // their TTL: within it, the minimum possible number of decision calls is exactly the distinct keys
+    "default", new Profile("default", 60, 3, 180, 6, 3, 60, 1000, 4, 4, 10),
+    "quick", new Profile("quick", 16, 2, 30, 4, 1.5, 30, 500, 3, 2, 5),
+    "tiny", new Profile("tiny", 3, 2, 15, 2, 1, 20, 100, 2, 2, 3));
+  static final int STUB_SERVICE_MILLIS = 2;
+  static final String ADMIN_SECRET = "backend-admin-secret-0123456789";
+  static final String SIDECAR_JVM_OPTIONS = "-Xms64m -Xmx256m";
+
+  private AbRun() {
+  }
+
+  public static void main(String[] args) {
+    int exit;
+    try {
+      exit = run(List.of(args));
+    } catch (Exception e) {
+      e.printStackTrace();
+      exit = 2;
+    }
+    // Keycloak, Vert.x and the token service would keep the JVM alive
+    System.exit(exit);
+  }
+
+  private static int run(List<String> args) throws Exception {
+    var profile = PROFILES.get(args.contains("--tiny") ? "tiny" : args.contains("--quick") ? "quick" : "default");
+    var baselineCommand = option(args, "--baseline-cmd").map(command -> List.of(command.trim().split("\\s+")));
+    var project = Path.of("").toAbsolutePath();
+    var out = option(args, "--out").map(Path::of).orElse(project.resolve("load/results")
+      .resolve(LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")))).toAbsolutePath();
+    Files.createDirectories(out.resolve("logs"));
+    long started = System.nanoTime();
+    log("profile %s: %d tenants x %d users, %d s per variant, results in %s", profile.name(), profile.tenants(),
+      profile.usersPerTenant(), profile.durationSeconds(), out);
+
+    var keycloak = KeycloakServer.get();
+    log("Keycloak ready after %d s; provisioning %d realms", elapsed(started), profile.tenants());
+    new FolioRealms(keycloak.admin()).provisionAdminClient(ADMIN_SECRET);
+    var tenants = new ArrayList<String>();
+    for (int i = 1; i <= profile.tenants(); i++) {
+      tenants.add(LoadRealms.tenantName(i));
+    }
+    var users = provision(new LoadRealms(keycloak.admin()), tenants, profile);
+    var warmUser = new LoadRealms(keycloak.admin()).provision(WarmUp.TENANT, 1, 600).getFirst();
+    log("realms ready after %d s: %d users", elapsed(started), users.size());
+
+    var modulePorts = new HashMap<String, Integer>();
+    var sidecarPorts = new HashMap<String, Integer>();
+    var discovery = new HashMap<String, String>();
+    for (var module : CirculationModules.ALL) {
+      modulePorts.put(module.name(), FreePorts.next());
+      sidecarPorts.put(module.name(), FreePorts.next());
+      discovery.put(module.name(), "http://127.0.0.1:" + sidecarPorts.get(module.name()));
+    }
+    int trapPort = FreePorts.next();
+    int managersPort = FreePorts.next();
+    int tokensPort = FreePorts.next();
+    var srs = CirculationModules.SOURCE_RECORD_STORAGE.name();
+    // discovery points at the shared deployment; the DB-heavy module's real home is reached by override only
+    discovery.put(srs, "http://127.0.0.1:" + trapPort);
+    var overrides = Map.of(CirculationModules.INVENTORY.name(),
+      Map.of("SIDECAR_ROUTE_OVERRIDES", srs + "=http://127.0.0.1:" + sidecarPorts.get(srs)));
+
+    try (var stubs = new StubModules(STUB_SERVICE_MILLIS); var tokens = new UserTokens(keycloak.admin(), users)) {
+      for (var module : CirculationModules.ALL) {
+        stubs.startModule(module.name(), modulePorts.get(module.name()), discovery.get(module.name()));
+      }
+      stubs.startDiscoveryTrap(trapPort);
+      var entitled = new ArrayList<>(tenants);
+      entitled.add(WarmUp.TENANT);
+      stubs.startManagers(managersPort, discovery, entitled);
+      tokens.start(tokensPort);
+      var platform = new SidecarFleet.Platform(keycloak.hop().url(), "http://127.0.0.1:" + managersPort, entitled,
+        ADMIN_SECRET, TestTenant.SERVICE_SECRET);
+      var ownBuild = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
+      ownBuild.addAll(Arrays.asList(SIDECAR_JVM_OPTIONS.split(" ")));
+      ownBuild.addAll(List.of("-jar", project.resolve("sidecar/target/quarkus-app/quarkus-run.jar").toString()));
+      var workload = new LinkedHashMap<String, String>();
+      workload.put("load.tokens", "http://127.0.0.1:" + tokensPort + "/tokens");
+      workload.put("load.circulation", discovery.get(CirculationModules.CIRCULATION.name()));
+      workload.put("load.inventory", discovery.get(CirculationModules.INVENTORY.name()));
+      workload.put("load.rate", String.valueOf(profile.rate()));
+      workload.put("load.import-rate", String.valueOf(profile.importRate()));
+      workload.put("load.duration", String.valueOf(profile.durationSeconds()));
+
+      var results = new ArrayList<VariantResult>();
+      var overhead = Overhead.NONE;
+      for (var variant : List.of("baseline", "optimized")) {
+        boolean baseline = variant.equals("baseline");
+        var command = baseline ? baselineCommand.orElse(ownBuild) : ownBuild;
+        var env = Map.of("SIDECAR_AUTHZ_CACHE_MODE", baseline ? "legacy" : "optimized");
+        log("%s: starting 6 sidecars (%s)", variant, String.join(" ", command));
+        try (var fleet = SidecarFleet.start(command, env, platform, modulePorts, sidecarPorts, overrides,
+          out.resolve("logs").resolve(variant))) {
+          var warmToken = keycloak.admin().token(WarmUp.TENANT, Map.of("grant_type", "password",
+            "client_id", WarmUp.TENANT + "-login-application", "client_secret", TestTenant.LOGIN_SECRET,
+            "username", warmUser.username(), "password", TestTenant.PASSWORD)).getString("access_token");
+          int warmFailures = WarmUp.run(workload.get("load.circulation"), workload.get("load.inventory"), warmToken,
+            profile.warmUpSeconds());
+          log("%s: sidecars ready and warmed up (%d failed) after %d s; Gatling for %d s", variant, warmFailures,
+            elapsed(started), profile.durationSeconds());
+          keycloak.hop().resetCounts();
+          long trapBefore = stubs.discoveryHits();
+          var sidecarMeter = ProcessMeter.start(fleet.processes());
+          var keycloakMeter = ProcessMeter.start(List.of(keycloak.process()));
+          var added = AddedTime.from(CirculationModules.ALL.stream().map(module -> fleet.log(module.name())).toList());
+          var steady = SteadyState.sample(() -> keycloak.hop().count(CountingHop.Kind.UMA), stubs::moduleRequests);
+          var stats = GatlingRun.run(project, workload, out.resolve("logs/gatling-" + variant + ".log"),
+            out.resolve("gatling-" + variant));
+          var sidecarUsage = sidecarMeter.stop();
+          var keycloakUsage = keycloakMeter.stop();
+          double steadyUma = steady.stop();
+          var calls = new EnumMap<CountingHop.Kind, Integer>(CountingHop.Kind.class);
+          for (var kind : CountingHop.Kind.values()) {
+            calls.put(kind, keycloak.hop().count(kind));
+          }
+          results.add(new VariantResult(variant, String.join(" ", command), stats, calls,
+            keycloak.hop().distinctDecisionKeys(), fleet.decisionCacheHitsAndMisses(), steadyUma, sidecarUsage,
+            keycloakUsage, stubs.discoveryHits() - trapBefore, added.read("")));
+          log("%s: done after %d s", variant, elapsed(started));
+          if (!baseline) {
+            overhead = overhead(project, profile, fleet, modulePorts, workload, out);
+          }
+        }
+      }
+      var report = AbReport.write(out, profile, results, overhead, Duration.ofNanos(System.nanoTime() - started),
+        tokens.refreshes(), tokens.failures());
+      System.out.println(Files.readString(report));
+      log("report: %s (%d s in all)", report, elapsed(started));
+      return args.contains("--check") ? AbReport.check(results) : 0;
+    }
+  }
+
+  private static Overhead overhead(Path project, Profile profile, SidecarFleet fleet, Map<String, Integer> modulePorts,
+                                   Map<String, String> workload, Path out) throws Exception {
+    var users = CirculationModules.USERS.name();
+    int nginxPort = FreePorts.next();
+    var properties = new LinkedHashMap<>(workload);
+    properties.put("load.duration", "0");
+    properties.put("load.overhead.rate", String.valueOf(profile.overheadRate()));
+    properties.put("load.overhead.duration", String.valueOf(profile.overheadSeconds()));
+    properties.put("load.overhead.rounds", String.valueOf(profile.overheadRounds()));
+    properties.put("load.overhead.direct", "http://127.0.0.1:" + modulePorts.get(users));
+    properties.put("load.overhead.sidecar", fleet.url(users));
+    var nginx = Nginx.start(nginxPort, modulePorts.get(users), out.resolve("nginx"));
+    nginx.ifPresent(ignored -> properties.put("load.overhead.nginx", "http://127.0.0.1:" + nginxPort));
+    log("overhead: %s rps, %d rounds of %d s per path: direct, sidecar%s", profile.overheadRate(),
+      profile.overheadRounds(), profile.overheadSeconds(), nginx.isPresent() ? ", nginx" : " (nginx not installed)");
+    var added = AddedTime.from(List.of(fleet.log(users)));
+    try {
+      var paths = GatlingRun.run(project, properties, out.resolve("logs/gatling-overhead.log"),
+        out.resolve("gatling-overhead"));
+      return new Overhead(paths, added.read("GET /users/"));
+    } finally {
+      nginx.ifPresent(Nginx::close);
+    }
+  }
+
+  /** Provisions the realms two at a time (Keycloak has two cores too) and returns every user. */
+  private static List<LoadRealms.LoadUser> provision(LoadRealms realms, List<String> tenants, Profile profile)
+    throws Exception {
+    try (var pool = Executors.newFixedThreadPool(2)) {
+      var futures = new ArrayList<Future<List<LoadRealms.LoadUser>>>();
+      for (var tenant : tenants) {
+        futures.add(pool.submit(() -> realms.provision(tenant, profile.usersPerTenant(),
+          profile.tokenLifespanSeconds())));
+      }
+      var users = new ArrayList<LoadRealms.LoadUser>();
+      for (var future : futures) {
+        users.addAll(future.get());
+      }
+      // interleave tenants, so consecutive transactions come from different tenants
+      users.sort(java.util.Comparator.comparing((LoadRealms.LoadUser user) -> user.username().replaceAll(".*_", ""))
+        .thenComparing(LoadRealms.LoadUser::tenant));
+      return Collections.unmodifiableList(users);
+    }
+  }
+
+  private static Optional<String> option(List<String> args, String name) {
+    int index = args.indexOf(name);
+    return index >= 0 && index + 1 < args.size() ? Optional.of(args.get(index + 1)) : Optional.empty();
+  }
+
+  private static long elapsed(long started) {
+    return (System.nanoTime() - started) / 1_000_000_000L;
+  }
+
+  private static void log(String format, Object... args) {
+    System.out.printf("[load] " + format + "%n", args);
+  }
+}

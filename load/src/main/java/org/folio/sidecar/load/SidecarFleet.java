@@ -1,0 +1,203 @@
+package org.folio.sidecar.load;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * One sidecar process per module, all started from the same command and configured only through upstream's
+ * environment variables (plus this sidecar's own, which another build ignores), so the baseline can be any
+ * sidecar build. Each process logs to its own file.
+ */
+final class SidecarFleet implements AutoCloseable {
+
+  /** How every sidecar of a fleet reaches the platform. */
+  record Platform(String keycloakUrl, String managersUrl, List<String> tenants, String adminSecret,
+                  String serviceSecret) {
+  }
+
+  private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+
+  private final Map<String, Process> processes = new HashMap<>();
+  private final Map<String, Integer> ports;
+  private final Map<String, Integer> managementPorts = new HashMap<>();
+  private final Path logDir;
+
+  private SidecarFleet(Map<String, Integer> ports, Path logDir) {
+    this.ports = ports;
+    this.logDir = logDir;
+  }
+
+  /**
+   * Starts the fleet and waits until every sidecar is ready. {@code modulePorts} and {@code sidecarPorts} are by
+   * module name; {@code perModule} adds variables for one module (its route overrides).
+   */
+  static SidecarFleet start(List<String> command, Map<String, String> variantEnv, Platform platform,
+                            Map<String, Integer> modulePorts, Map<String, Integer> sidecarPorts,
+                            Map<String, Map<String, String>> perModule, Path logDir) throws IOException {
+    Files.createDirectories(logDir);
+    var fleet = new SidecarFleet(sidecarPorts, logDir);
+    try {
+      for (var module : CirculationModules.ALL) {
+        int port = sidecarPorts.get(module.name());
+        var builder = new ProcessBuilder(command).redirectErrorStream(true);
+        var env = builder.environment();
+        env.put("QUARKUS_HTTP_PORT", String.valueOf(port));
+        // metrics are on the management interface: each sidecar of the one machine needs a port of its own
+        int managementPort = org.folio.sidecar.testkit.FreePorts.next();
+        fleet.managementPorts.put(module.name(), managementPort);
+        env.put("QUARKUS_MANAGEMENT_PORT", String.valueOf(managementPort));
+        env.put("MODULE_NAME", module.name());
+        env.put("MODULE_VERSION", module.version());
+        env.put("MODULE_URL", "http://127.0.0.1:" + modulePorts.get(module.name()));
+        env.put("SIDECAR_URL", "http://127.0.0.1:" + port);
+        env.put("KC_URL", platform.keycloakUrl());
+        env.put("AM_CLIENT_URL", platform.managersUrl());
+        env.put("TE_CLIENT_URL", platform.managersUrl());
+        env.put("TM_CLIENT_URL", platform.managersUrl());
+        env.put("SECRET_STORE_TYPE", "EPHEMERAL");
+        // AddedTime reads the compact line's milliseconds
+        env.put("SC_ACCESS_LOG_FORMAT", "compact");
+        env.put("SECRET_STORE_EPHEMERAL_CONTENT_FOLIO_MASTER_FOLIO_BACKEND_ADMIN_CLIENT", platform.adminSecret());
+        for (var tenant : platform.tenants()) {
+          env.put("SECRET_STORE_EPHEMERAL_CONTENT_FOLIO_" + tenant.toUpperCase(Locale.ROOT)
+            + "_SIDECAR_MODULE_ACCESS_CLIENT", platform.serviceSecret());
+        }
+        env.putAll(variantEnv);
+        env.putAll(perModule.getOrDefault(module.name(), Map.of()));
+        var process = builder.start();
+        fleet.processes.put(module.name(), process);
+        copyConsole(process, fleet.log(module.name()));
+      }
+      fleet.awaitReady(Duration.ofSeconds(90));
+      return fleet;
+    } catch (IOException | RuntimeException e) {
+      fleet.close();
+      throw e;
+    }
+  }
+
+  /**
+   * The sidecar's console goes into a pipe that a thread of ours copies to its log file, as a container runtime
+   * does with a pod's stdout. Were the file the process's stdout, a disk stall (a journal commit) would block the
+   * sidecar's event loop in the middle of a write, which no sidecar in a pod sees.
+   */
+  private static void copyConsole(Process process, Path log) {
+    Thread.ofPlatform().daemon().name("console-" + log.getFileName()).start(() -> {
+      try (var in = process.getInputStream(); var out = Files.newOutputStream(log)) {
+        in.transferTo(out);
+      } catch (IOException e) {
+        // the process is gone or the run is ending; the log has what was read
+      }
+    });
+  }
+
+  String url(String moduleName) {
+    return "http://127.0.0.1:" + ports.get(moduleName);
+  }
+
+  /** The file the module's sidecar writes its console (and access lines) to. */
+  Path log(String moduleName) {
+    return logDir.resolve("sidecar-" + moduleName + ".log");
+  }
+
+  List<ProcessHandle> processes() {
+    return processes.values().stream().map(Process::toHandle).toList();
+  }
+
+  /**
+   * The decision cache's hits and misses summed over the fleet, from each sidecar's Prometheus metrics
+   * (Caffeine's {@code cache_gets_total}); {@code null} when a build does not publish them.
+   */
+  long[] decisionCacheHitsAndMisses() {
+    long hits = 0;
+    long misses = 0;
+    boolean found = false;
+    for (var module : processes.keySet()) {
+      String metrics;
+      try {
+        metrics = get("http://127.0.0.1:" + managementPorts.get(module) + "/q/metrics").body();
+      } catch (IOException e) {
+        continue;
+      }
+      for (var line : metrics.split("\n")) {
+        if (line.startsWith("cache_gets_total{") && line.contains("cache=\"sidecar.authz.decisions\"")) {
+          found = true;
+          long value = (long) Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
+          if (line.contains("result=\"hit\"")) {
+            hits += value;
+          } else if (line.contains("result=\"miss\"")) {
+            misses += value;
+          }
+        }
+      }
+    }
+    return found ? new long[] {hits, misses} : null;
+  }
+
+  private void awaitReady(Duration timeout) throws IOException {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    var pending = new ArrayList<>(processes.keySet());
+    while (!pending.isEmpty()) {
+      if (System.nanoTime() > deadline) {
+        throw new IOException("sidecars not ready after " + timeout + ": " + pending);
+      }
+      for (var module : List.copyOf(pending)) {
+        if (!processes.get(module).isAlive()) {
+          throw new IOException("the sidecar of " + module + " exited with " + processes.get(module).exitValue());
+        }
+        try {
+          if (get(url(module) + "/admin/health/ready").statusCode() == 200) {
+            pending.remove(module);
+          }
+        } catch (IOException e) {
+          // not listening yet
+        }
+      }
+      sleep(300);
+    }
+  }
+
+  private static HttpResponse<String> get(String url) throws IOException {
+    try {
+      return HTTP.send(HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(5)).build(),
+        HttpResponse.BodyHandlers.ofString());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IOException(e);
+    }
+  }
+
+  private static void sleep(long millis) {
+    try {
+      Thread.sleep(millis);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  @Override
+  public void close() {
+    processes.values().forEach(Process::destroy);
+    for (var process : processes.values()) {
+      try {
+        if (!process.waitFor(15, TimeUnit.SECONDS)) {
+          process.destroyForcibly();
+        }
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
+  }
+}

@@ -1,0 +1,61 @@
+package org.folio.sidecar.config;
+
+import io.smallrye.config.ConfigMapping;
+import io.smallrye.config.WithDefault;
+import java.time.Duration;
+import java.util.Optional;
+
+/** Calls from the module to other modules. Upstream names where upstream has them; the rest are new. */
+@ConfigMapping(prefix = "egress")
+public interface EgressConfig {
+
+  /** SIDECAR_FORWARD_UNKNOWN_REQUESTS: send requests no route matches to the gateway instead of a 404. */
+  @WithDefault("false")
+  boolean forwardUnknownRequests();
+
+  /** SIDECAR_FORWARD_UNKNOWN_REQUESTS_DESTINATION: the gateway. */
+  @WithDefault("http://api-gateway:8000")
+  String forwardUnknownRequestsDestination();
+
+  /**
+   * SIDECAR_EGRESS_LOOPBACK_ONLY: accept egress requests only from the pod itself (loopback peer). In the
+   * standard deployment module and sidecar share the pod's network, so the module reaches its sidecar on
+   * localhost and nobody else can use the sidecar's service token.
+   */
+  @WithDefault("true")
+  boolean loopbackOnly();
+
+  /** SIDECAR_ROUTE_OVERRIDES: {@code name=url,...}; a name is a module name or an interface id. Wins over discovery. */
+  Optional<String> routeOverrides();
+
+  /** SIDECAR_ROUTE_OVERRIDES_FILE: a JSON file {@code {"modules":{name:url},"interfaces":{id:url}}}, re-read on change. */
+  Optional<String> routeOverridesFile();
+
+  /** SIDECAR_ROUTE_OVERRIDES_POLL_INTERVAL: how often the overrides file is checked for changes. */
+  @WithDefault("1s")
+  Duration routeOverridesPollInterval();
+
+  /** AM_CLIENT_URL: mgr-applications, where the module's routes come from when no descriptor file is given. */
+  @WithDefault("http://mgr-applications:8081")
+  String applicationsUrl();
+
+  /** SIDECAR_DISCOVERY_REFRESH_INTERVAL: how often routes are re-read from mgr-applications. */
+  @WithDefault("5m")
+  Duration discoveryRefreshInterval();
+
+  /** ROUTING_DYNAMIC_ENABLED: route egress requests with {@code x-okapi-module-hint} that no required module matches. */
+  @WithDefault("false")
+  boolean dynamicRoutingEnabled();
+
+  /** Discovered locations of hinted modules kept for dynamic routing (upstream: 200). */
+  @WithDefault("200")
+  long discoveryCacheMaxSize();
+
+  /**
+   * HANDLER_EGRESS_IGNORE_SYSTEM_USER_TOKEN_ERROR: an egress request without {@code x-okapi-token} whose
+   * system-user token cannot be had (none required, or Keycloak refused) goes on without one instead of 400.
+   * Upstream v4's application.properties sets it to true.
+   */
+  @WithDefault("true")
+  boolean ignoreSystemUserTokenError();
+}

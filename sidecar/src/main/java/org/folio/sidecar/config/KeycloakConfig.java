@@ -1,0 +1,79 @@
+package org.folio.sidecar.config;
+
+import io.smallrye.config.ConfigMapping;
+import io.smallrye.config.WithDefault;
+import java.time.Duration;
+import java.util.Optional;
+
+/** How the sidecar reaches Keycloak and validates its tokens. Property {@code kc.x-y} is variable {@code KC_X_Y}. */
+@ConfigMapping(prefix = "kc")
+public interface KeycloakConfig {
+
+  /** KC_URL: Keycloak's base URL. A token's issuer must equal {@code KC_URL/realms/<tenant>} exactly. */
+  @WithDefault("http://keycloak:8080")
+  String url();
+
+  /** KC_JWKS_BASE_URL: where to fetch realm keys from when it differs from KC_URL (e.g. an internal address). */
+  Optional<String> jwksBaseUrl();
+
+  /** KC_LOGIN_CLIENT_SUFFIX: the UMA audience is {@code <tenant><suffix>}. */
+  @WithDefault("-login-application")
+  String loginClientSuffix();
+
+  /** KC_REQUEST_TIMEOUT: limit for one call to Keycloak (UMA decision, keys, tokens). */
+  @WithDefault("2s")
+  Duration requestTimeout();
+
+  /** KC_CONNECT_TIMEOUT: limit for opening a connection to Keycloak. */
+  @WithDefault("500ms")
+  Duration connectTimeout();
+
+  /** KC_JWT_CLOCK_SKEW: tolerated clock difference when checking {@code exp}. */
+  @WithDefault("10s")
+  Duration jwtClockSkew();
+
+  /**
+   * KC_JWKS_MIN_REFETCH_INTERVAL: a token with an unknown key id triggers a key refetch for its realm at most
+   * this often, so forged {@code kid}s cannot make the sidecar hammer Keycloak.
+   */
+  @WithDefault("10s")
+  Duration jwksMinRefetchInterval();
+
+  /** KC_JWKS_REFRESH_INTERVAL: keys of a realm are refreshed in the background this often. */
+  @WithDefault("60m")
+  Duration jwksRefreshInterval();
+
+  /**
+   * KC_VERIFIED_TOKEN_CACHE_SIZE: tokens whose signature was verified, remembered by their exact text until
+   * they expire, so a token used for many requests is checked cryptographically once (about 2 KB each).
+   */
+  @WithDefault("10000")
+  long verifiedTokenCacheSize();
+
+  /** KC_MAX_POOL_SIZE: connections kept to Keycloak (upstream's Keycloak client: 50). */
+  @WithDefault("50")
+  int maxPoolSize();
+
+  /** KC_REALMS_MAX_SIZE: realms whose keys and token parsers are kept; one per tenant and master. */
+  @WithDefault("10000")
+  int realmsMaxSize();
+
+  /** SIDECAR_IMPERSONATION_CLIENT_NAME: the client that exchanges tokens for cross-tenant requests. */
+  @WithDefault("impersonation-client")
+  String impersonationClient();
+
+  /** KC_IMPERSONATION_CACHE_MAX_SIZE: bound of each cross-tenant cache (sessions, usernames, exchanged tokens). */
+  @WithDefault("100000")
+  long impersonationCacheMaxSize();
+
+  /**
+   * KC_IMPERSONATION_SESSION_CHECK_TTL: how long a caller's session, found active by introspection, is taken as
+   * active; a logout reaches cross-tenant requests at most this late.
+   */
+  @WithDefault("1m")
+  Duration impersonationSessionCheckTtl();
+
+  /** KC_IMPERSONATION_USERNAME_TTL: how long a user id's username (from mod-users-keycloak) is reused. */
+  @WithDefault("5m")
+  Duration impersonationUsernameTtl();
+}

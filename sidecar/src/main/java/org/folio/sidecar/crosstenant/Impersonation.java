@@ -1,0 +1,160 @@
+package org.folio.sidecar.crosstenant;
+
+import com.github.benmanes.caffeine.cache.AsyncCache;
+import com.github.benmanes.caffeine.cache.Caffeine;
+import com.github.benmanes.caffeine.cache.Ticker;
+import com.github.benmanes.caffeine.cache.Expiry;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.binder.cache.CaffeineStatsCounter;
+import io.vertx.core.Future;
+import io.vertx.core.MultiMap;
+import io.vertx.ext.web.client.WebClient;
+import jakarta.inject.Named;
+import jakarta.inject.Singleton;
+import java.time.Duration;
+import org.folio.sidecar.config.ConfigValidator;
+import org.folio.sidecar.config.KeycloakConfig;
+import org.folio.sidecar.config.TokenConfig;
+import org.folio.sidecar.config.UsersConfig;
+import org.folio.sidecar.error.SidecarError;
+import org.folio.sidecar.platform.PlatformClient;
+import org.folio.sidecar.secret.SecretStore;
+import org.folio.sidecar.token.VerifiedToken;
+
+/**
+ * Cross-tenant requests (ALLOW_CROSS_TENANT_REQUESTS, consortia), as upstream: a user token of realm A used for
+ * tenant B is introspected in A, the user is looked up in B, and a token for them is obtained in B by token
+ * exchange. Every step is cached without {@code exp} in any key, and concurrent misses share one call:
+ * introspection per (realm, user, session) for KC_IMPERSONATION_SESSION_CHECK_TTL, the user per (tenant, user) for
+ * KC_IMPERSONATION_USERNAME_TTL, the exchanged token per (tenant, user) until shortly before it expires.
+ */
+@Singleton
+public class Impersonation {
+
+  record SessionKey(String realm, String userId, String sessionId) {
+  }
+
+  record UserKey(String tenant, String userId) {
+  }
+
+  record Exchanged(String token, long lifetimeNanos) {
+  }
+
+  private final WebClient client;
+  private final KeycloakConfig keycloak;
+  private final TokenConfig tokenConfig;
+  private final SecretStore secrets;
+  private final PlatformClient platform;
+  private final String keycloakUrl;
+  private final String usersUrl;
+  private final AsyncCache<SessionKey, Boolean> active;
+  private final AsyncCache<UserKey, String> usernames;
+  private final AsyncCache<UserKey, Exchanged> exchanged;
+
+  Impersonation(@Named("keycloak") WebClient client, PlatformClient platform, KeycloakConfig keycloak,
+    TokenConfig tokenConfig, UsersConfig users, SecretStore secrets, MeterRegistry registry, Ticker ticker) {
+    long maxSize = keycloak.impersonationCacheMaxSize();
+    this.active = measured(Caffeine.newBuilder().ticker(ticker).maximumSize(maxSize)
+      .expireAfterWrite(keycloak.impersonationSessionCheckTtl()), registry, "sidecar.impersonation.introspections");
+    this.usernames = measured(Caffeine.newBuilder().ticker(ticker).maximumSize(maxSize)
+      .expireAfterWrite(keycloak.impersonationUsernameTtl()), registry, "sidecar.impersonation.users");
+    this.exchanged = measured(Caffeine.newBuilder().ticker(ticker).maximumSize(maxSize)
+      .expireAfter(Expiry.<UserKey, Exchanged>writing((key, token) -> Duration.ofNanos(token.lifetimeNanos()))),
+      registry, "sidecar.impersonation.tokens");
+    this.client = client;
+    this.keycloak = keycloak;
+    this.tokenConfig = tokenConfig;
+    this.secrets = secrets;
+    this.platform = platform;
+    this.keycloakUrl = ConfigValidator.withoutTrailingSlash(keycloak.url());
+    this.usersUrl = ConfigValidator.withoutTrailingSlash(users.keycloakUrl());
+  }
+
+  private static <K, V> AsyncCache<K, V> measured(Caffeine<? super K, ? super V> builder, MeterRegistry registry,
+    String name) {
+    var stats = new CaffeineStatsCounter(registry, name);
+    @SuppressWarnings("unchecked")
+    AsyncCache<K, V> cache = ((Caffeine<K, V>) builder).recordStats(() -> stats).buildAsync();
+    stats.registerSizeMetric(cache.synchronous());
+    return cache;
+  }
+
+  /** A token of {@code tenant} for the user of {@code origin}; fails with 401 when that user's session is over. */
+  public Future<String> tokenFor(VerifiedToken origin, String tenant) {
+    if (origin.userId() == null) {
+      return Future.failedFuture(SidecarError.unauthorized("only user tokens act across tenants"));
+    }
+    var session = new SessionKey(origin.tenant(), origin.userId(), origin.sessionId());
+    var user = new UserKey(tenant, origin.userId());
+    return Future.fromCompletionStage(active.get(session, (k, e) -> introspect(origin).toCompletionStage().toCompletableFuture()))
+      .compose(isActive -> {
+        if (!isActive) {
+          return Future.failedFuture(SidecarError.unauthorized("token is no longer active"));
+        }
+        return Future.fromCompletionStage(exchanged.get(user, (k, e) -> Future.fromCompletionStage(
+            usernames.get(user, (u, x) -> username(user).toCompletionStage().toCompletableFuture()))
+          .compose(username -> exchange(tenant, username)).toCompletionStage().toCompletableFuture()));
+      })
+      .map(Exchanged::token);
+  }
+
+  /** Forgets a session (logout); the next cross-tenant request introspects again. */
+  public void invalidateSession(String realm, String userId, String sessionId) {
+    active.synchronous().invalidate(new SessionKey(realm, userId, sessionId));
+  }
+
+  private Future<Boolean> introspect(VerifiedToken origin) {
+    var clientId = origin.tenant() + keycloak.loginClientSuffix();
+    return secret(origin.tenant(), clientId).compose(secret -> client
+      .postAbs(keycloakUrl + "/realms/" + origin.tenant() + "/protocol/openid-connect/token/introspect")
+      .timeout(keycloak.requestTimeout().toMillis())
+      .sendForm(MultiMap.caseInsensitiveMultiMap().add("grant_type", "client_credentials").add("client_id", clientId)
+        .add("client_secret", secret).add("token_type_hint", "requesting_party_token").add("token", origin.raw())))
+      .transform(result -> {
+        if (result.failed()) {
+          return Future.failedFuture(SidecarError.keycloakUnavailable("cannot introspect: "
+            + result.cause().getClass().getSimpleName()));
+        }
+        if (result.result().statusCode() != 200) {
+          return Future.failedFuture(SidecarError.unauthorized("introspection refused"));
+        }
+        return Future.succeededFuture(result.result().bodyAsJsonObject().getBoolean("active", false));
+      });
+  }
+
+  private Future<String> username(UserKey user) {
+    var url = usersUrl + "/users-keycloak/users/" + user.userId();
+    return platform.get("mod-users-keycloak", user.tenant(), url, MultiMap.caseInsensitiveMultiMap())
+      .transform(result -> result.succeeded() && result.result().getString("username") != null
+        ? Future.succeededFuture(result.result().getString("username"))
+        : Future.failedFuture(SidecarError.forbidden()));
+  }
+
+  private Future<Exchanged> exchange(String tenant, String username) {
+    var clientId = keycloak.impersonationClient();
+    return secret(tenant, clientId).compose(secret -> client
+      .postAbs(keycloakUrl + "/realms/" + tenant + "/protocol/openid-connect/token")
+      .timeout(keycloak.requestTimeout().toMillis())
+      .sendForm(MultiMap.caseInsensitiveMultiMap()
+        .add("grant_type", "urn:ietf:params:oauth:grant-type:token-exchange").add("client_id", clientId)
+        .add("client_secret", secret).add("requested_subject", username)))
+      .transform(result -> {
+        if (result.failed()) {
+          return Future.failedFuture(SidecarError.keycloakUnavailable("cannot exchange the token: "
+            + result.cause().getClass().getSimpleName()));
+        }
+        if (result.result().statusCode() != 200) {
+          return Future.failedFuture(SidecarError.forbidden());
+        }
+        var body = result.result().bodyAsJsonObject();
+        long lifetime = Duration.ofSeconds(body.getLong("expires_in", 60L)).toNanos();
+        return Future.succeededFuture(new Exchanged(body.getString("access_token"),
+          lifetime - Math.min(Duration.ofSeconds(10).toNanos(), lifetime / 5)));
+      });
+  }
+
+  private Future<String> secret(String realm, String clientId) {
+    var key = tokenConfig.secureStoreEnv() + "_" + realm + "_" + clientId;
+    return secrets.secret(key);
+  }
+}

@@ -1,0 +1,225 @@
+package org.folio.sidecar.events;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.quarkus.runtime.ShutdownEvent;
+import io.quarkus.runtime.StartupEvent;
+import jakarta.enterprise.event.Observes;
+import jakarta.inject.Singleton;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Properties;
+import java.util.UUID;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.regex.Pattern;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.WakeupException;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.folio.sidecar.authz.AuthorizationCache;
+import org.folio.sidecar.authz.DesiredPermissions;
+import org.folio.sidecar.config.EventsConfig;
+import org.folio.sidecar.egress.DynamicRoutes;
+import org.folio.sidecar.config.ModuleConfig;
+import org.folio.sidecar.routing.RoutingTableProvider;
+import org.folio.sidecar.tenant.TenantEntitlements;
+import org.folio.sidecar.crosstenant.Impersonation;
+import org.folio.sidecar.token.ServiceTokens;
+import org.jboss.logging.Logger;
+
+/**
+ * Consumes upstream's topics on its own thread and applies each event: discovery → routes reloaded,
+ * entitlement → tenant set changed (a revoke also drops the tenant's cached decisions and token), logout →
+ * the session's or user's cached decisions dropped. A malformed event is logged and skipped. Each start uses
+ * its own consumer group, so every sidecar instance sees every event; a lost broker is reconnected by the
+ * client while the sidecar keeps serving.
+ */
+@Singleton
+public class EventConsumer {
+
+  private static final Logger LOGGER = Logger.getLogger(EventConsumer.class);
+
+  private final EventsConfig config;
+  private final ModuleConfig module;
+  private final RoutingTableProvider routes;
+  private final TenantEntitlements entitlements;
+  private final AuthorizationCache decisions;
+  private final ServiceTokens tokens;
+  private final DesiredPermissions desiredPermissions;
+  private final Impersonation impersonation;
+  private final MeterRegistry registry;
+  private final DynamicRoutes dynamicRoutes;
+  private final AtomicInteger assignedPartitions = new AtomicInteger();
+  private final KafkaClients clients;
+  private final List<KafkaConsumer<String, String>> consumers = new CopyOnWriteArrayList<>();
+  private final List<Thread> threads = new CopyOnWriteArrayList<>();
+  private volatile boolean running;
+
+  EventConsumer(EventsConfig config, ModuleConfig module, RoutingTableProvider routes, TenantEntitlements entitlements,
+    AuthorizationCache decisions, ServiceTokens tokens, DesiredPermissions desiredPermissions,
+    Impersonation impersonation, DynamicRoutes dynamicRoutes, KafkaClients clients, MeterRegistry registry) {
+    this.clients = clients;
+    this.dynamicRoutes = dynamicRoutes;
+    this.impersonation = impersonation;
+    this.desiredPermissions = desiredPermissions;
+    this.config = config;
+    this.module = module;
+    this.routes = routes;
+    this.entitlements = entitlements;
+    this.decisions = decisions;
+    this.tokens = tokens;
+    this.registry = registry;
+    registry.gauge("sidecar.events.assigned.partitions", assignedPartitions);
+  }
+
+  void start(@Observes StartupEvent event) {
+    if (clients.bootstrapServers() == null) {
+      LOGGER.info("KAFKA_HOST is not set: no platform events; routes and entitlements are refreshed periodically");
+      return;
+    }
+    var env = Pattern.quote(config.env());
+    // one consumer per distinct client setting: usually all three kinds of topic share one
+    var topicsBySettings = new LinkedHashMap<Properties, List<String>>();
+    topicsBySettings.computeIfAbsent(clients.discovery(), p -> new ArrayList<>()).add(env + "\\.discovery");
+    topicsBySettings.computeIfAbsent(clients.entitlement(), p -> new ArrayList<>()).add(env + "\\.entitlement");
+    topicsBySettings.computeIfAbsent(clients.logout(), p -> new ArrayList<>())
+      .add(env + "\\..+\\.mod-login-keycloak\\.logout");
+    var group = config.sidecarName().filter(n -> !n.isBlank()).orElse("sc-" + module.name()) + "_" + UUID.randomUUID();
+    running = true;
+    topicsBySettings.forEach((settings, topics) -> {
+      var properties = new Properties();
+      properties.putAll(settings);
+      properties.put(ConsumerConfig.GROUP_ID_CONFIG, group);
+      properties.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "latest");
+      properties.put(ConsumerConfig.METADATA_MAX_AGE_CONFIG, String.valueOf(config.topicRefreshInterval().toMillis()));
+      properties.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName());
+      properties.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName());
+      var consumer = new KafkaConsumer<String, String>(properties);
+      var thread = new Thread(() -> consume(consumer, Pattern.compile(String.join("|", topics))),
+        "sidecar-events-" + consumers.size());
+      thread.setDaemon(true);
+      consumers.add(consumer);
+      threads.add(thread);
+    });
+    threads.forEach(Thread::start);
+  }
+
+  /** Whether the consumers are subscribed and polling (upstream's messaging readiness check). */
+  public boolean consuming() {
+    return running && !threads.isEmpty() && threads.stream().allMatch(Thread::isAlive);
+  }
+
+  void stop(@Observes ShutdownEvent event) {
+    running = false;
+    consumers.forEach(KafkaConsumer::wakeup);
+    for (var thread : threads) {
+      try {
+        thread.join(5_000);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+    }
+  }
+
+  private void consume(KafkaConsumer<String, String> consumer, Pattern topics) {
+    try (var kafka = consumer) {
+      kafka.subscribe(topics, new ConsumerRebalanceListener() {
+        @Override
+        public void onPartitionsRevoked(Collection<TopicPartition> partitions) {
+          assignedPartitions.addAndGet(-partitions.size());
+        }
+
+        @Override
+        public void onPartitionsAssigned(Collection<TopicPartition> partitions) {
+          assignedPartitions.addAndGet(partitions.size());
+        }
+      });
+      while (running) {
+        try {
+          for (var record : kafka.poll(Duration.ofMillis(500))) {
+            apply(record);
+          }
+        } catch (WakeupException e) {
+          return;
+        } catch (RuntimeException e) {
+          LOGGER.warnf("Kafka poll failed (%s); retrying", e.getClass().getSimpleName());
+          pause();
+        }
+      }
+    }
+  }
+
+  private void apply(ConsumerRecord<String, String> record) {
+    PlatformEvent event;
+    try {
+      event = PlatformEvent.parse(config.env(), record.topic(), record.value());
+    } catch (IllegalArgumentException e) {
+      // the payload is not echoed: a malformed event could carry anything
+      LOGGER.warnf("Skipped malformed event at %s-%d@%d: %s", record.topic(), record.partition(), record.offset(),
+        e.getMessage());
+      count(record.topic(), "malformed");
+      return;
+    }
+    switch (event) {
+      case PlatformEvent.Discovery discovery -> {
+        boolean hinted = dynamicRoutes.refresh(discovery.moduleId());
+        if (discovery.moduleId().equals(module.moduleId())
+          || routes.routes().locationByModuleId().containsKey(discovery.moduleId())) {
+          routes.reload().onFailure(error -> LOGGER.warnf("Reload after discovery event failed: %s", error.getMessage()));
+          count(record.topic(), "applied");
+        } else if (hinted) {
+          count(record.topic(), "applied");
+        } else {
+          count(record.topic(), "ignored");
+        }
+      }
+      case PlatformEvent.Entitlement entitlement -> {
+        if (!entitlement.moduleId().equals(module.moduleId())) {
+          count(record.topic(), "ignored");
+          return;
+        }
+        if (entitlement.revokes()) {
+          entitlements.revoke(entitlement.tenantName());
+          decisions.invalidateTenant(entitlement.tenantName());
+          desiredPermissions.invalidateTenant(entitlement.tenantName());
+          tokens.evict(entitlement.tenantName());
+        } else {
+          entitlements.entitle(entitlement.tenantName());
+        }
+        count(record.topic(), "applied");
+      }
+      case PlatformEvent.Logout logout -> {
+        if (logout.allSessions()) {
+          decisions.invalidateUser(logout.tenant(), logout.userId());
+        } else {
+          decisions.invalidateSession(logout.tenant(), logout.sessionId());
+          impersonation.invalidateSession(logout.tenant(), logout.userId(), logout.sessionId());
+        }
+        if (logout.userId() != null) {
+          desiredPermissions.invalidateUser(logout.tenant(), logout.userId());
+        }
+        count(record.topic(), "applied");
+      }
+    }
+  }
+
+  private void count(String topic, String outcome) {
+    var kind = topic.endsWith(".logout") ? "logout" : topic.substring(topic.lastIndexOf('.') + 1);
+    Counter.builder("sidecar.events").tag("kind", kind).tag("outcome", outcome).register(registry).increment();
+  }
+
+  private static void pause() {
+    try {
+      Thread.sleep(1_000);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+}

@@ -1,0 +1,224 @@
+package org.folio.sidecar.ingress;
+
+import io.vertx.core.Future;
+import io.vertx.core.MultiMap;
+import jakarta.inject.Singleton;
+import org.folio.sidecar.authz.AuthorizationDecider;
+import org.folio.sidecar.authz.AuthorizationRequest;
+import org.folio.sidecar.authz.DesiredPermissions;
+import org.folio.sidecar.config.ModuleConfig;
+import org.folio.sidecar.config.SidecarConfig;
+import org.folio.sidecar.error.SidecarError;
+import org.folio.sidecar.forward.Exchange;
+import org.folio.sidecar.forward.OkapiHeaders;
+import org.folio.sidecar.forward.Peers;
+import org.folio.sidecar.forward.RequestForwarder;
+import org.folio.sidecar.forward.Target;
+import org.folio.sidecar.routing.RoutingEntry;
+import org.folio.sidecar.tenant.TenantEntitlements;
+import org.folio.sidecar.crosstenant.Impersonation;
+import org.folio.sidecar.token.TokenVerifier;
+import org.folio.sidecar.token.VerifiedToken;
+
+/**
+ * Requests for the sidecar's own module: token verification, tenant match, authorization, then forwarding.
+ * Each step either passes or fails the future with the answer for the caller; nothing blocks.
+ */
+@Singleton
+public class IngressHandler {
+
+  private static final String BEARER = "bearer ";
+
+  private final TokenVerifier tokenVerifier;
+  private final AuthorizationDecider decider;
+  private final RequestForwarder forwarder;
+  private final SelfSignature selfSignature;
+  private final TenantEntitlements entitlements;
+  private final DesiredPermissions desiredPermissions;
+  private final Impersonation impersonation;
+  private final boolean allowCrossTenant;
+  private final Target module;
+  private final String sidecarUrl;
+
+  IngressHandler(TokenVerifier tokenVerifier, AuthorizationDecider decider,
+    RequestForwarder forwarder, SelfSignature selfSignature, TenantEntitlements entitlements,
+    DesiredPermissions desiredPermissions, Impersonation impersonation, ModuleConfig moduleConfig,
+    SidecarConfig sidecarConfig) {
+    this.impersonation = impersonation;
+    this.allowCrossTenant = sidecarConfig.allowCrossTenantRequests();
+    this.entitlements = entitlements;
+    this.desiredPermissions = desiredPermissions;
+    this.tokenVerifier = tokenVerifier;
+    this.decider = decider;
+    this.forwarder = forwarder;
+    this.selfSignature = selfSignature;
+    this.module = Target.parse(moduleConfig.url());
+    this.sidecarUrl = sidecarConfig.url();
+  }
+
+  /**
+   * Checks and forwards a request for one of the module's own endpoints ({@code exchange.entry}); the
+   * dispatcher has already validated the tenant header and the declared body size.
+   */
+  public Future<Void> process(Exchange exchange) {
+    var request = exchange.request;
+    var headers = request.headers();
+    var entry = exchange.entry;
+    var tenant = exchange.tenant;
+    var token = callerToken(headers);
+
+    if (isSelf(exchange)) {
+      // the module calling itself: no tenant or permission check, but a token it sends is still verified
+      return token == null ? forward(exchange, null, null) : tokenVerifier.verify(token).compose(verified -> {
+        exchange.userId = verified.userId();
+        return forward(exchange, token, verified);
+      });
+    }
+    // mgr-tenant-entitlements calls the tenant install before the tenant is entitled
+    if (!entry.isTenantInstall()) {
+      checkEntitled(tenant);
+    }
+    if (entry.isSystem()) {
+      return forward(exchange, token, null);
+    }
+    var systemToken = blankToNull(headers.get(OkapiHeaders.SYSTEM_TOKEN));
+    if (token == null && systemToken == null) {
+      if (entry.requiresAuthorization()) {
+        throw SidecarError.unauthorized("no token");
+      }
+      return forward(exchange, null, null);
+    }
+    return verifyCallers(token, systemToken, tenant).compose(callers -> {
+      exchange.userId = callers.user() == null ? null : callers.user().userId();
+      // an impersonated caller reaches the module with the token of this tenant
+      var forwardToken = callers.user() != null ? callers.user().raw() : token;
+      if (!entry.requiresAuthorization()) {
+        return forward(exchange, forwardToken, callers.user());
+      }
+      // as upstream: with a system token present, Keycloak is asked about the system token
+      var decisionToken = callers.system() != null ? callers.system() : callers.user();
+      if (decisionToken == null) {
+        return Future.failedFuture(SidecarError.unauthorized("no valid token"));
+      }
+      return authorize(exchange, entry, decisionToken).compose(allowed -> forward(exchange, forwardToken, callers.user()));
+    });
+  }
+
+  /**
+   * A request the module sends itself through its sidecar: it carries this process's marker and comes from the
+   * pod (a loopback peer). The marker reaches the module on every request, so it may end up in a log; from any
+   * other address it is ignored and the normal checks run.
+   */
+  private boolean isSelf(Exchange exchange) {
+    return selfSignature.matches(exchange.request.getHeader(OkapiHeaders.SIGNATURE))
+      && Peers.isLoopback(exchange.request.remoteAddress());
+  }
+
+  private void checkEntitled(String tenant) {
+    if (tenant == null) {
+      throw SidecarError.badRequest("x-okapi-tenant header is required");
+    }
+    if (!entitlements.loaded()) {
+      throw SidecarError.notReady("tenant entitlements are not loaded yet");
+    }
+    if (!entitlements.allows(tenant)) {
+      throw SidecarError.tenantNotEnabled(tenant);
+    }
+  }
+
+  /** The verified user and system tokens of a request; either may be absent. */
+  private record Callers(VerifiedToken user, VerifiedToken system) {
+  }
+
+  /**
+   * Verifies both tokens against the tenant. A bad system token is always a 401; a bad user token is tolerated
+   * beside a valid system token (upstream's mod-pubsub case) but then carries no identity to the module.
+   */
+  private Future<Callers> verifyCallers(String token, String systemToken, String tenant) {
+    var user = token == null ? Future.<VerifiedToken>succeededFuture() : userIn(tokenVerifier.verify(token), tenant);
+    if (systemToken == null) {
+      return user.map(verified -> new Callers(verified, null));
+    }
+    return inTenant(tokenVerifier.verify(systemToken), tenant).compose(system ->
+      user.transform(result -> Future.succeededFuture(new Callers(result.succeeded() ? result.result() : null, system))));
+  }
+
+  /**
+   * A user token for this tenant: its own, or with ALLOW_CROSS_TENANT_REQUESTS, one obtained in this tenant for
+   * the same user (and verified like any other).
+   */
+  private Future<VerifiedToken> userIn(Future<VerifiedToken> verification, String tenant) {
+    if (!allowCrossTenant) {
+      return inTenant(verification, tenant);
+    }
+    return verification.compose(verified -> verified.tenant().equals(tenant) ? Future.succeededFuture(verified)
+      : impersonation.tokenFor(verified, tenant).compose(tokenVerifier::verify));
+  }
+
+  private static Future<VerifiedToken> inTenant(Future<VerifiedToken> verification, String tenant) {
+    return verification.compose(verified -> verified.tenant().equals(tenant) ? Future.succeededFuture(verified)
+      // cross-tenant requests are off: a token of one realm never acts in another
+      : Future.failedFuture(SidecarError.unauthorized("token tenant does not match x-okapi-tenant")));
+  }
+
+  private Future<Void> authorize(Exchange exchange, RoutingEntry entry, VerifiedToken verified) {
+    var question = new AuthorizationRequest(exchange.tenant, entry.permission(exchange.method), verified);
+    return decider.decide(question).compose(decision -> switch (decision) {
+      case PERMIT -> Future.succeededFuture();
+      case DENY -> Future.failedFuture(SidecarError.forbidden());
+      case UNAUTHENTICATED -> Future.failedFuture(SidecarError.unauthorized("token not accepted by Keycloak"));
+    });
+  }
+
+  private Future<Void> forward(Exchange exchange, String token, VerifiedToken verified) {
+    var headers = exchange.forwardHeaders();
+    headers.remove(OkapiHeaders.AUTHORIZATION);
+    // identity and permissions reach the module only from what the sidecar verified itself
+    headers.remove(OkapiHeaders.USER_ID);
+    headers.remove(OkapiHeaders.PERMISSIONS);
+    headers.set(OkapiHeaders.SIGNATURE, selfSignature.value());
+    headers.set(OkapiHeaders.URL, sidecarUrl);
+    if (token != null) {
+      headers.set(OkapiHeaders.TOKEN, token);
+    }
+    if (verified != null && verified.userId() != null) {
+      headers.set(OkapiHeaders.USER_ID, verified.userId());
+      var desired = exchange.entry.permissionsDesired();
+      if (!desired.isEmpty()) {
+        return desiredPermissions.header(exchange.tenant, verified.userId(), desired).compose(permissions -> {
+          permissions.ifPresent(value -> headers.set(OkapiHeaders.PERMISSIONS, value));
+          return send(exchange, headers);
+        });
+      }
+    }
+    return send(exchange, headers);
+  }
+
+  private Future<Void> send(Exchange exchange, MultiMap headers) {
+    exchange.moduleStartNanos = System.nanoTime();
+    return forwarder.forward(exchange.request, module, headers)
+      .onSuccess(started -> exchange.moduleAnsweredNanos = System.nanoTime());
+  }
+
+  /** The caller's token from x-okapi-token or a Bearer Authorization header; both present must agree. */
+  private static String callerToken(MultiMap headers) {
+    var okapiToken = blankToNull(headers.get(OkapiHeaders.TOKEN));
+    var authorization = blankToNull(headers.get(OkapiHeaders.AUTHORIZATION));
+    if (authorization == null) {
+      return okapiToken;
+    }
+    if (authorization.length() <= BEARER.length() || !authorization.regionMatches(true, 0, BEARER, 0, BEARER.length())) {
+      throw SidecarError.badRequest("Authorization header must hold a Bearer token");
+    }
+    var bearer = authorization.substring(BEARER.length()).trim();
+    if (okapiToken != null && !okapiToken.equals(bearer)) {
+      throw SidecarError.badRequest("X-Okapi-Token is not equal to Authorization token");
+    }
+    return bearer;
+  }
+
+  private static String blankToNull(String value) {
+    return value == null || value.isBlank() ? null : value;
+  }
+
+}

@@ -1,0 +1,162 @@
+package org.folio.sidecar.tenant;
+
+import com.github.benmanes.caffeine.cache.Ticker;
+import io.quarkus.runtime.ShutdownEvent;
+import io.quarkus.runtime.StartupEvent;
+import io.vertx.core.Future;
+import io.vertx.core.MultiMap;
+import io.vertx.core.Promise;
+import io.vertx.core.Vertx;
+import io.vertx.core.json.JsonArray;
+import io.vertx.core.json.JsonObject;
+import jakarta.enterprise.event.Observes;
+import jakarta.inject.Singleton;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicLong;
+import org.folio.sidecar.config.ConfigValidator;
+import org.folio.sidecar.config.ModuleConfig;
+import org.folio.sidecar.config.PlatformConfig;
+import org.folio.sidecar.config.RetryConfig;
+import org.folio.sidecar.config.TenantConfig;
+import org.folio.sidecar.platform.PeriodicReload;
+import org.folio.sidecar.platform.PlatformClient;
+import org.folio.sidecar.token.ServiceTokens;
+
+/**
+ * The tenants entitled to this module, by name. Loaded from mgr-tenant-entitlements (every page, unlike
+ * upstream) and mgr-tenants, re-read periodically and on a request for an unknown tenant (throttled), and
+ * changed at once by entitlement events. Reads are a lookup in an immutable set.
+ */
+@Singleton
+public class TenantEntitlements {
+
+
+  private final TenantConfig config;
+  private final ModuleConfig module;
+  private final Vertx vertx;
+  private final PlatformClient platform;
+  private final RetryConfig retry;
+  private final PlatformConfig platformConfig;
+  private final Promise<Void> firstLoad = Promise.promise();
+  private final Ticker ticker;
+  private final AtomicLong lastUnknownReload;
+  private volatile Set<String> enabled = Set.of();
+  private PeriodicReload reloads;
+
+  TenantEntitlements(TenantConfig config, ModuleConfig module, Vertx vertx, PlatformClient platform,
+    RetryConfig retry, PlatformConfig platformConfig, Ticker ticker) {
+    this.config = config;
+    this.module = module;
+    this.vertx = vertx;
+    this.platform = platform;
+    this.retry = retry;
+    this.platformConfig = platformConfig;
+    this.ticker = ticker;
+    this.lastUnknownReload = new AtomicLong(ticker.read());
+  }
+
+  void start(@Observes StartupEvent event) {
+    if (!config.entitlementCheck()) {
+      firstLoad.tryComplete();
+      return;
+    }
+    reloads = PeriodicReload.start(vertx, retry, platformConfig, config.refreshInterval(), this::reload,
+      "tenant entitlements");
+  }
+
+  void stop(@Observes ShutdownEvent event) {
+    if (reloads != null) {
+      reloads.stop();
+    }
+  }
+
+  /** Whether requests of this tenant may reach the module. An unknown tenant triggers a (throttled) reload. */
+  public boolean allows(String tenant) {
+    if (!config.entitlementCheck() || enabled.contains(tenant)) {
+      return true;
+    }
+    long last = lastUnknownReload.get();
+    long now = ticker.read();
+    if (now - last >= config.unknownTenantReloadInterval().toNanos() && lastUnknownReload.compareAndSet(last, now)) {
+      reload();
+    }
+    return false;
+  }
+
+  public boolean loaded() {
+    return firstLoad.future().isComplete();
+  }
+
+  /** The entitled tenants' names, once the first load has completed (upstream v4's module entitlement endpoint). */
+  public Future<Set<String>> entitledTenants() {
+    return firstLoad.future().map(loadedNow -> enabled);
+  }
+
+  public synchronized void entitle(String tenant) {
+    var copy = new HashSet<>(enabled);
+    copy.add(tenant);
+    enabled = Set.copyOf(copy);
+  }
+
+  public synchronized void revoke(String tenant) {
+    var copy = new HashSet<>(enabled);
+    copy.remove(tenant);
+    enabled = Set.copyOf(copy);
+  }
+
+  /** Re-reads the entitled tenants; on failure the current set stays. */
+  public Future<Set<String>> reload() {
+    var url = ConfigValidator.withoutTrailingSlash(config.entitlementsUrl()) + "/entitlements/modules/" + module.moduleId();
+    return platform.getAll("mgr-tenant-entitlements", url, "entitlements", config.entitlementsBatchSize())
+      .map(entitlements -> entitlements.stream().map(entitlement -> entitlement.getString("tenantId")).toList())
+      .compose(this::tenantNames)
+      .map(Set::copyOf)
+      .onSuccess(names -> {
+        synchronized (this) {
+          enabled = names;
+        }
+        firstLoad.tryComplete();
+      });
+  }
+
+  private Future<List<String>> tenantNames(List<String> ids) {
+    var batches = new ArrayList<Future<List<String>>>();
+    for (int from = 0; from < ids.size(); from += config.tenantsBatchSize()) {
+      var batch = ids.subList(from, Math.min(ids.size(), from + config.tenantsBatchSize()));
+      batches.add(tenantNamesOf(Set.copyOf(batch)));
+    }
+    return Future.all(batches).map(all -> {
+      var names = new ArrayList<String>();
+      for (int i = 0; i < batches.size(); i++) {
+        names.addAll(all.<List<String>>resultAt(i));
+      }
+      return names;
+    });
+  }
+
+  private Future<List<String>> tenantNamesOf(Set<String> ids) {
+    var query = new StringBuilder("id==(");
+    int i = 0;
+    for (var id : ids) {
+      query.append(i++ == 0 ? "" : " or ").append('"').append(id).append('"');
+    }
+    query.append(')');
+    var params = MultiMap.caseInsensitiveMultiMap()
+      .add("query", query.toString())
+      .add("limit", String.valueOf(ids.size()));
+    var url = ConfigValidator.withoutTrailingSlash(config.tenantsUrl()) + "/tenants";
+    return platform.get("mgr-tenants", ServiceTokens.MASTER, url, params).map(body -> {
+      var names = new ArrayList<String>();
+      body.getJsonArray("tenants", new JsonArray()).forEach(item -> {
+        var tenant = (JsonObject) item;
+        if (ids.contains(tenant.getString("id"))) {
+          names.add(tenant.getString("name"));
+        }
+      });
+      return names;
+    });
+  }
+}

@@ -1,0 +1,126 @@
+package org.folio.sidecar.token;
+
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
+import com.github.benmanes.caffeine.cache.Ticker;
+import io.vertx.core.Future;
+import io.vertx.core.Promise;
+import io.vertx.ext.web.client.WebClient;
+import jakarta.inject.Named;
+import jakarta.inject.Singleton;
+import java.security.PublicKey;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import org.folio.sidecar.config.ConfigValidator;
+import org.folio.sidecar.config.KeycloakConfig;
+import org.folio.sidecar.error.SidecarError;
+import org.jboss.logging.Logger;
+import org.jose4j.jwk.JsonWebKey;
+import org.jose4j.jwk.JsonWebKeySet;
+import org.jose4j.jwk.PublicJsonWebKey;
+import org.jose4j.lang.JoseException;
+
+/**
+ * Signing keys of each realm, fetched without blocking and kept in memory. A token naming a key id we do not
+ * know triggers one refetch of its realm's keys (for key rotation), at most once per
+ * KC_JWKS_MIN_REFETCH_INTERVAL, and concurrent misses share that one fetch.
+ */
+@Singleton
+public class RealmKeys {
+
+  private static final Logger LOGGER = Logger.getLogger(RealmKeys.class);
+
+  /** A realm's signing keys by key id, with the time they were fetched. */
+  record KeySet(Map<String, SigningKey> byKeyId, long fetchedAtNanos) {
+  }
+
+  /** A public key and the algorithm Keycloak declared for it. */
+  public record SigningKey(PublicKey key, String algorithm) {
+  }
+
+  private final WebClient client;
+  private final KeycloakConfig config;
+  private final String jwksBase;
+  private final Cache<String, KeySet> realms;
+  private final Ticker ticker;
+  private final Map<String, Future<KeySet>> inFlight = new ConcurrentHashMap<>();
+
+  RealmKeys(@Named("keycloak") WebClient client, KeycloakConfig config, Ticker ticker) {
+    this.client = client;
+    this.ticker = ticker;
+    this.config = config;
+    this.jwksBase = ConfigValidator.withoutTrailingSlash(config.jwksBaseUrl().orElse(config.url()));
+    this.realms = Caffeine.newBuilder()
+      .maximumSize(config.realmsMaxSize())
+      .ticker(ticker)
+      .expireAfterWrite(config.jwksRefreshInterval())
+      .build();
+  }
+
+  /** The key that signed a token of this realm, or a failed future with a 401 (unknown key) or 503 (Keycloak down). */
+  public Future<SigningKey> key(String realm, String keyId) {
+    var keySet = realms.getIfPresent(realm);
+    if (keySet != null) {
+      var key = keySet.byKeyId().get(keyId);
+      if (key != null) {
+        return Future.succeededFuture(key);
+      }
+      if (ticker.read() - keySet.fetchedAtNanos() < config.jwksMinRefetchInterval().toNanos()) {
+        return Future.failedFuture(SidecarError.unauthorized("token signed with an unknown key"));
+      }
+    }
+    return fetch(realm).compose(fetched -> {
+      var key = fetched.byKeyId().get(keyId);
+      return key != null ? Future.succeededFuture(key)
+        : Future.failedFuture(SidecarError.unauthorized("token signed with an unknown key"));
+    });
+  }
+
+  private Future<KeySet> fetch(String realm) {
+    var promise = Promise.<KeySet>promise();
+    var existing = inFlight.putIfAbsent(realm, promise.future());
+    if (existing != null) {
+      return existing;
+    }
+    client.getAbs(jwksBase + "/realms/" + realm + "/protocol/openid-connect/certs")
+      .timeout(config.requestTimeout().toMillis())
+      .send()
+      .onComplete(result -> {
+        inFlight.remove(realm);
+        if (result.failed()) {
+          promise.fail(SidecarError.keycloakUnavailable("cannot fetch realm keys: " + result.cause().getClass().getSimpleName()));
+          return;
+        }
+        var response = result.result();
+        if (response.statusCode() == 404) {
+          // an unknown realm: remember "no keys" so tokens naming it are refused without asking again at once
+          var empty = new KeySet(Map.of(), ticker.read());
+          realms.put(realm, empty);
+          promise.complete(empty);
+        } else if (response.statusCode() != 200) {
+          promise.fail(SidecarError.keycloakUnavailable("Keycloak answered " + response.statusCode() + " for realm keys"));
+        } else {
+          var keySet = parse(realm, response.bodyAsString());
+          realms.put(realm, keySet);
+          promise.complete(keySet);
+        }
+      });
+    return promise.future();
+  }
+
+  private KeySet parse(String realm, String json) {
+    var keys = new HashMap<String, SigningKey>();
+    try {
+      for (JsonWebKey jwk : new JsonWebKeySet(json).getJsonWebKeys()) {
+        boolean signing = jwk.getUse() == null || "sig".equals(jwk.getUse());
+        if (signing && jwk.getKeyId() != null && jwk instanceof PublicJsonWebKey publicJwk) {
+          keys.put(jwk.getKeyId(), new SigningKey(publicJwk.getPublicKey(), jwk.getAlgorithm()));
+        }
+      }
+    } catch (JoseException e) {
+      LOGGER.warnf("Keycloak returned unreadable keys for realm %s: %s", realm, e.getMessage());
+    }
+    return new KeySet(Map.copyOf(keys), ticker.read());
+  }
+}

@@ -1,0 +1,68 @@
+package org.folio.sidecar.authz;
+
+import static io.restassured.RestAssured.given;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+import static org.folio.sidecar.support.SidecarCalls.get;
+import static org.folio.sidecar.support.SidecarCalls.umaCalls;
+import static org.hamcrest.Matchers.containsString;
+
+import io.quarkus.test.common.ResourceArg;
+import io.quarkus.test.common.WithTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import java.time.Duration;
+import org.folio.sidecar.support.SidecarCalls;
+import org.folio.sidecar.support.SidecarTestResource;
+import org.folio.sidecar.support.TestClocks;
+import org.folio.sidecar.testkit.TestPlatform;
+import org.junit.jupiter.api.Test;
+
+/** Grants in use are re-checked before they expire, and keep serving while Keycloak is away. Short TTLs here. */
+@QuarkusTest
+@WithTestResource(value = SidecarTestResource.class, parallel = true, initArgs = {
+  @ResourceArg(name = "sidecar.authz-cache.allow-ttl", value = "3s"),
+  @ResourceArg(name = "sidecar.authz-cache.refresh-after", value = "1s"),
+  @ResourceArg(name = "sidecar.authz-cache.max-staleness", value = "1m")})
+class RefreshAheadTest {
+
+  private final TestPlatform platform = TestPlatform.get();
+
+  private String loginAllowed() {
+    return platform.tokens().login(platform.alpha(), platform.alpha().allowed()).getString("access_token");
+  }
+
+
+  @Test
+  void grantInUseIsRecheckedInTheBackground() {
+    // Given a cached grant older than refresh-after
+    var token = loginAllowed();
+    int before = umaCalls();
+    get("alpha", token, "/items/12").statusCode(200);
+    TestClocks.advance(Duration.ofMillis(1200));
+
+    // When it is used again
+    get("alpha", token, "/items/12").statusCode(200);
+
+    // Then Keycloak is asked once more, behind the request, and the entry is fresh again
+    await().atMost(Duration.ofSeconds(3)).untilAsserted(() -> assertThat(umaCalls() - before).isEqualTo(2));
+    get("alpha", token, "/items/12").statusCode(200);
+    assertThat(umaCalls() - before).isEqualTo(2);
+  }
+
+  @Test
+  void expiredGrantKeepsServingWhileKeycloakIsUnreachable() {
+    // Given a grant past its TTL, not refreshed meanwhile
+    var token = loginAllowed();
+    get("alpha", token, "/items/13").statusCode(200);
+    TestClocks.advance(Duration.ofMillis(3200));
+
+    platform.keycloakHop().cut();
+    try {
+      // When Keycloak cannot be asked, Then the grant still serves
+      get("alpha", token, "/items/13").statusCode(200);
+    } finally {
+      platform.keycloakHop().restore();
+    }
+    SidecarCalls.metrics().body(containsString("sidecar_authz_decisions_stale_served_total 1.0"));
+  }
+}

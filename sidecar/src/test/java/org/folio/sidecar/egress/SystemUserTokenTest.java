@@ -1,0 +1,75 @@
+package org.folio.sidecar.egress;
+
+import static com.github.tomakehurst.wiremock.client.WireMock.getRequestedFor;
+import static com.github.tomakehurst.wiremock.client.WireMock.urlEqualTo;
+import static io.restassured.RestAssured.given;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.hamcrest.Matchers.equalTo;
+
+import io.quarkus.test.common.ResourceArg;
+import io.quarkus.test.common.WithTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import org.folio.sidecar.support.SidecarTestResource;
+import org.folio.sidecar.testkit.TestModule;
+import org.folio.sidecar.testkit.TestPlatform;
+import org.folio.sidecar.testkit.Tokens;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Item 5: the module's bootstrap says {@code systemUserRequired}; its egress calls without a user token get
+ * its system user's token from the real Keycloak (password grant as MODULE_NAME through the tenant's login
+ * client, secrets under upstream's keys), one per tenant, shared. A tenant whose secrets are missing is an error
+ * (HANDLER_EGRESS_IGNORE_SYSTEM_USER_TOKEN_ERROR=false here).
+ */
+@QuarkusTest
+@WithTestResource(value = SidecarTestResource.class, parallel = true, initArgs = {
+  @ResourceArg(name = "module.descriptor-path", value = "${testplatform.descriptor.system-user}"),
+  @ResourceArg(name = "egress.ignore-system-user-token-error", value = "false")})
+class SystemUserTokenTest {
+
+  private final TestPlatform platform = TestPlatform.get();
+
+  @BeforeEach
+  void resetModule() {
+    platform.resetModule();
+  }
+
+  @Test
+  void callsWithoutAUserTokenCarryTheSystemUsersSharedToken() {
+    given().header("x-okapi-tenant", "alpha").get("/users/11").then().statusCode(200);
+    given().header("x-okapi-tenant", "alpha").header("x-okapi-token", "null").get("/users/12").then().statusCode(200);
+    // an Authorization header alone is no user token on egress
+    given().header("x-okapi-tenant", "alpha").header("Authorization", "Bearer x").get("/users/13").then().statusCode(200);
+
+    var tokens = new java.util.HashSet<String>();
+    for (var id : new String[] {"11", "12", "13"}) {
+      var sent = platform.others().findAll(getRequestedFor(urlEqualTo("/users/" + id))).get(0);
+      tokens.add(sent.getHeader("x-okapi-token"));
+      assertThat(sent.getHeader("x-system-token")).isNotBlank();
+    }
+    assertThat(tokens).hasSize(1);
+    var claims = Tokens.claims(tokens.iterator().next());
+    // the system user is the Keycloak user named like the module (FolioRealms.provisionSystemUser)
+    assertThat(claims.getString("user_id"))
+      .isEqualTo(java.util.UUID.nameUUIDFromBytes(TestModule.NAME.getBytes()).toString());
+    assertThat(claims.getString("iss")).endsWith("/realms/alpha");
+  }
+
+  @Test
+  void theModulesOwnUserTokenIsKept() {
+    given().header("x-okapi-tenant", "alpha").header("x-okapi-token", "module-user-token").get("/users/14")
+      .then().statusCode(200);
+
+    platform.others().verify(1, getRequestedFor(urlEqualTo("/users/14"))
+      .withHeader("x-okapi-token", com.github.tomakehurst.wiremock.client.WireMock.equalTo("module-user-token")));
+  }
+
+  @Test
+  void aTenantWithoutSystemUserSecretsIsRefused() {
+    given().header("x-okapi-tenant", "beta").get("/users/15").then().statusCode(500)
+      .body("errors[0].code", equalTo("unknown_error"));
+
+    platform.others().verify(0, getRequestedFor(urlEqualTo("/users/15")));
+  }
+}

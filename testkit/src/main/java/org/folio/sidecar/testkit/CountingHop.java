@@ -1,0 +1,173 @@
+package org.folio.sidecar.testkit;
+
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpClient;
+import io.vertx.core.http.HttpClientResponse;
+import io.vertx.core.http.HttpServer;
+import io.vertx.core.http.HttpServerRequest;
+import io.vertx.core.http.RequestOptions;
+import java.util.EnumMap;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * A small HTTP hop between the sidecar and Keycloak: counts requests by kind, so tests can assert exactly how
+ * often the sidecar asked Keycloak, and can be cut off and restored to play a Keycloak outage without stopping
+ * the shared Keycloak.
+ */
+public final class CountingHop {
+
+  public enum Kind { UMA, TOKEN, EXCHANGE, INTROSPECT, KEYS, OTHER }
+
+  private final Vertx vertx = Vertx.vertx();
+  // wide enough that the hop never queues the sidecars' UMA calls under load
+  private final HttpClient client = vertx.createHttpClient(new io.vertx.core.http.HttpClientOptions(),
+    new io.vertx.core.http.PoolOptions().setHttp1MaxSize(200));
+  private final java.util.Set<String> decisionKeys = java.util.concurrent.ConcurrentHashMap.newKeySet();
+  private final int port;
+  private final int targetPort;
+  private final Map<Kind, AtomicInteger> counts = new EnumMap<>(Kind.class);
+  private volatile HttpServer server;
+  private HttpServer control;
+  private final java.util.Map<String, Runnable> extraControls = new java.util.concurrent.ConcurrentHashMap<>();
+
+  public CountingHop(int port, int targetPort) {
+    this.port = port;
+    this.targetPort = targetPort;
+    for (var kind : Kind.values()) {
+      counts.put(kind, new AtomicInteger());
+    }
+  }
+
+  public String url() {
+    return "http://127.0.0.1:" + port;
+  }
+
+  public synchronized void start() {
+    if (server != null) {
+      return;
+    }
+    server = await(vertx.createHttpServer().requestHandler(this::relay).listen(port, "127.0.0.1"));
+  }
+
+  /**
+   * Serves the counts and the cut-off switch over HTTP, so test code in any class loader (Quarkus gives each
+   * application start its own) can use the one hop of the JVM. Returns the control URL.
+   */
+  public synchronized String startControl() {
+    if (control == null) {
+      // cut and restore wait for the relay server, which shares this event loop: run them off it
+      control = await(vertx.createHttpServer().requestHandler(request -> vertx.executeBlocking(() -> {
+        switch (request.path()) {
+          case "/cut" -> cut();
+          case "/restore" -> restore();
+          case "/reset" -> resetCounts();
+          default -> extraControls.getOrDefault(request.path(), () -> { }).run();
+        }
+        var body = new io.vertx.core.json.JsonObject();
+        counts.forEach((kind, count) -> body.put(kind.name(), count.get()));
+        return body.encode();
+      }).onComplete(result -> request.response().putHeader("content-type", "application/json")
+        .setStatusCode(result.succeeded() ? 200 : 500).end(result.succeeded() ? result.result() : "{}")))
+        .listen(0, "127.0.0.1"));
+    }
+    return "http://127.0.0.1:" + control.actualPort();
+  }
+
+  /** Keycloak "goes down": new connections are refused and open ones closed. */
+  public synchronized void cut() {
+    if (server != null) {
+      await(server.close());
+      server = null;
+    }
+  }
+
+  public void restore() {
+    start();
+  }
+
+  /** Adds a switch for another piece of the platform (e.g. the Kafka relay) to the control port. */
+  public void addControl(String path, Runnable action) {
+    extraControls.put(path, action);
+  }
+
+  public int count(Kind kind) {
+    return counts.get(kind).get();
+  }
+
+  public void resetCounts() {
+    counts.values().forEach(count -> count.set(0));
+    decisionKeys.clear();
+  }
+
+  /**
+   * How many different questions the UMA calls since the last reset asked: (realm, client, subject, session,
+   * permission), what a decision depends on. The fewest UMA calls any cache could have made.
+   */
+  public int distinctDecisionKeys() {
+    return decisionKeys.size();
+  }
+
+  private static String decisionKey(HttpServerRequest request, Buffer body) {
+    var authorization = String.valueOf(request.getHeader("authorization"));
+    var parts = authorization.split("\\.");
+    var claims = parts.length == 3
+      ? new io.vertx.core.json.JsonObject(new String(java.util.Base64.getUrlDecoder().decode(parts[1])))
+      : new io.vertx.core.json.JsonObject();
+    var permission = java.net.URLDecoder.decode(body.toString(), java.nio.charset.StandardCharsets.UTF_8)
+      .replaceAll(".*permission=([^&]*).*", "$1");
+    return String.join("|", request.path(), claims.getString("azp", ""), claims.getString("sub", ""),
+      claims.getString("sid", ""), permission);
+  }
+
+  private void relay(HttpServerRequest request) {
+    request.body().onSuccess(body -> {
+      var kind = classify(request, body);
+      counts.get(kind).incrementAndGet();
+      if (kind == Kind.UMA) {
+        decisionKeys.add(decisionKey(request, body));
+      }
+      var options = new RequestOptions().setMethod(request.method()).setHost("127.0.0.1").setPort(targetPort)
+        .setURI(request.uri()).setHeaders(request.headers());
+      client.request(options)
+        .compose(outgoing -> outgoing.send(body))
+        .compose(answer -> answer.body().map(answerBody -> reply(request, answer, answerBody)))
+        .onFailure(error -> request.response().setStatusCode(502).end());
+    });
+  }
+
+  private static Void reply(HttpServerRequest request, HttpClientResponse answer, Buffer body) {
+    var response = request.response().setStatusCode(answer.statusCode());
+    response.headers().setAll(answer.headers());
+    response.headers().remove("transfer-encoding");
+    response.headers().set("content-length", String.valueOf(body.length()));
+    response.end(body);
+    return null;
+  }
+
+  private static Kind classify(HttpServerRequest request, Buffer body) {
+    var path = request.path();
+    if (path.endsWith("/protocol/openid-connect/certs")) {
+      return Kind.KEYS;
+    }
+    if (path.endsWith("/protocol/openid-connect/token/introspect")) {
+      return Kind.INTROSPECT;
+    }
+    if (path.endsWith("/protocol/openid-connect/token")) {
+      var form = body.toString();
+      return form.contains("uma-ticket") ? Kind.UMA : form.contains("token-exchange") ? Kind.EXCHANGE : Kind.TOKEN;
+    }
+    return Kind.OTHER;
+  }
+
+  private static <T> T await(Future<T> future) {
+    try {
+      return future.toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+    } catch (Exception e) {
+      throw new IllegalStateException("hop operation failed", e);
+    }
+  }
+}

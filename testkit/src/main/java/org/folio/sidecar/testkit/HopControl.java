@@ -1,0 +1,53 @@
+package org.folio.sidecar.testkit;
+
+import io.vertx.core.json.JsonObject;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import org.folio.sidecar.testkit.CountingHop.Kind;
+
+/** The test side of the {@link CountingHop}: counts by kind, cut-off and restore, over its control port. */
+public final class HopControl {
+
+  private final HttpClient http = HttpClient.newHttpClient();
+  private final String url;
+
+  public HopControl(String url) {
+    this.url = url;
+  }
+
+  public int count(Kind kind) {
+    return call("/counts").getInteger(kind.name());
+  }
+
+  public void cut() {
+    call("/cut");
+  }
+
+  public void restore() {
+    call("/restore");
+  }
+
+  public void resetCounts() {
+    call("/reset");
+  }
+
+  /** The Kafka broker becomes unreachable for every client. */
+  public void cutKafka() {
+    call("/kafka/cut");
+  }
+
+  public void restoreKafka() {
+    call("/kafka/restore");
+  }
+
+  private JsonObject call(String path) {
+    try {
+      return new JsonObject(http.send(HttpRequest.newBuilder(URI.create(url + path)).build(),
+        HttpResponse.BodyHandlers.ofString()).body());
+    } catch (Exception e) {
+      throw new IllegalStateException("hop control failed: " + path, e);
+    }
+  }
+}
