@@ -98,7 +98,8 @@ public class SidecarRouter {
       (System.nanoTime() - exchange.startNanos) / 1_000_000 + "ms"));
     context.addEndHandler(done -> accessLog.record(exchange, response.getStatusCode()));
     try {
-      route(exchange).onFailure(cause -> reject(exchange, cause instanceof SidecarError error ? error
+      route(exchange).onFailure(cause -> reject(exchange, cause instanceof SidecarError error
+        ? error
         : SidecarError.internal(cause.getClass().getSimpleName())));
     } catch (SidecarError error) {
       reject(exchange, error);
@@ -124,12 +125,14 @@ public class SidecarRouter {
     }
     var current = routes.routes();
     var moduleId = headers.get(OkapiHeaders.MODULE_ID);
-    exchange.entry = current.ingress().lookup(exchange.method, exchange.path, moduleId, false);
-    if (exchange.entry != null) {
+    var ownEndpoint = current.ingress().lookup(exchange.method, exchange.path, moduleId, false);
+    if (ownEndpoint != null) {
+      exchange.entry = ownEndpoint;
       return ingress.process(exchange);
     }
-    exchange.entry = current.egress().lookup(exchange.method, exchange.path, moduleId, true);
-    if (exchange.entry != null) {
+    var dependency = current.egress().lookup(exchange.method, exchange.path, moduleId, true);
+    if (dependency != null) {
+      exchange.entry = dependency;
       return egress.process(exchange, current);
     }
     var hint = dynamicRouting ? headers.get(OkapiHeaders.MODULE_HINT) : null;

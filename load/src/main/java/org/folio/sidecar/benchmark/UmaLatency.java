@@ -20,8 +20,8 @@ public final class UmaLatency {
     int warmup = 300;
     int measured = 1000;
     var platform = TestPlatform.get();
-    var tenants = new String[] {"alpha", "beta"};
-    var tokens = new String[] {
+    var tenants = new String[]{"alpha", "beta"};
+    var tokens = new String[]{
       platform.tokens().login(platform.alpha(), platform.alpha().allowed()).getString("access_token"),
       platform.tokens().login(platform.beta(), platform.beta().allowed()).getString("access_token")};
     var http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
@@ -45,7 +45,8 @@ public final class UmaLatency {
       }
     }
     Arrays.sort(nanos);
-    System.out.printf("UMA decision (response_mode=decision), %d sequential warm calls: p50 %.2f ms, p95 %.2f ms, p99 %.2f ms%n",
+    System.out.printf(
+      "UMA decision (response_mode=decision), %d sequential warm calls: p50 %.2f ms, p95 %.2f ms, p99 %.2f ms%n",
       measured, nanos[measured / 2] / 1e6, nanos[measured * 95 / 100] / 1e6, nanos[measured * 99 / 100] / 1e6);
     System.exit(0);
   }

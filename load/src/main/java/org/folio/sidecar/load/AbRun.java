@@ -29,10 +29,25 @@ import org.folio.sidecar.testkit.TestTenant;
  */
 public final class AbRun {
 
-  /** The size of a run. The default fits 10 minutes on 2 cores, quick 3 minutes; tiny is CI's smoke run. */
+  /**
+   * The size of a run. The default fits 10 minutes on 2 cores, quick 3 minutes; tiny is CI's smoke run. Every time
+   * constant of both fleets and of the workload is its production value times {@code timeScale} ({@link TimeScale}).
+   */
   record Profile(String name, int tenants, int usersPerTenant, int durationSeconds, double rate, double importRate,
-                 int tokenLifespanSeconds, double overheadRate, int overheadSeconds, int overheadRounds,
-                 int warmUpSeconds) {
+    double timeScale, double overheadRate, int overheadSeconds, int overheadRounds, int warmUpSeconds) {
+
+    Profile withTimeScale(double factor) {
+      return new Profile(name, tenants, usersPerTenant, durationSeconds, rate, importRate, factor, overheadRate,
+        overheadSeconds, overheadRounds, warmUpSeconds);
+    }
+
+    TimeScale scale() {
+      return new TimeScale(timeScale);
+    }
+
+    int tokenLifespanSeconds() {
+      return (int) scale().tokenLifespan().toSeconds();
+    }
   }
 
   /** The hit-path overhead: Gatling's figures per path, and what the sidecar's access log says it added. */
@@ -40,19 +55,29 @@ public final class AbRun {
     static final Overhead NONE = new Overhead(Map.of(), AddedTime.Percentiles.NONE);
   }
 
-  /** One fleet's results. */
-  record VariantResult(String name, String command, Map<String, GatlingRun.Stats> stats,
-                       Map<CountingHop.Kind, Integer> keycloakCalls, int distinctDecisionKeys, long[] cacheHitsMisses,
-                       double steadyUmaPerSecond, ProcessMeter.Usage sidecars, ProcessMeter.Usage keycloak,
-                       long discoveryHits, AddedTime.Percentiles sidecarsAdded) {
+  /**
+   * One fleet's run of the workload. Every counter is a delta over the workload's window (warm-up excluded).
+   * {@code name} tells the run ("baseline, run 2"); {@code variant} is "baseline" or "optimized".
+   */
+  record VariantResult(String variant, String name, String command, Map<String, GatlingRun.Stats> stats,
+    Map<CountingHop.Kind, Integer> keycloakCalls, int distinctDecisionKeys, long[] cacheHitsMisses,
+    SteadyState.Window steady, ProcessMeter.Usage sidecars, ProcessMeter.Usage keycloak,
+    long discoveryHits, AddedTime.Percentiles sidecarsAdded) {
+
+    /** Requests the workload sent (check-outs, check-ins, imports), the base of the per-request costs. */
+    long userRequests() {
+      return stats.values().stream().filter(s -> AbReport.TRANSACTIONS.contains(s.name()))
+        .mapToLong(GatlingRun.Stats::total).sum();
+    }
   }
 
   static final Map<String, Profile> PROFILES = Map.of(
-    // the default workload stays under 240 s, when the optimized cache starts re-checking grants in use ahead of
-    // their TTL: within it, the minimum possible number of decision calls is exactly the distinct keys
-    "default", new Profile("default", 60, 3, 180, 6, 3, 60, 1000, 4, 4, 10),
-    "quick", new Profile("quick", 16, 2, 30, 4, 1.5, 30, 500, 3, 2, 5),
-    "tiny", new Profile("tiny", 3, 2, 15, 2, 1, 20, 100, 2, 2, 3));
+    // 180 s at x0.1 is 30 production minutes: six allow TTLs, so the steady state includes refresh-ahead
+    "default", new Profile("default", 60, 3, 180, 6, 3, 0.1, 1000, 4, 4, 10),
+    // 45 s at x0.05 is 15 production minutes: three allow TTLs
+    "quick", new Profile("quick", 16, 2, 45, 4, 1.5, 0.05, 500, 3, 2, 5),
+    // CI's smoke run: that both fleets complete the workload, not figures
+    "tiny", new Profile("tiny", 3, 2, 15, 2, 1, 0.03, 100, 2, 2, 3));
   static final int STUB_SERVICE_MILLIS = 2;
   static final String ADMIN_SECRET = "backend-admin-secret-0123456789";
   static final String SIDECAR_JVM_OPTIONS = "-Xms64m -Xmx256m";
@@ -73,15 +98,17 @@ public final class AbRun {
   }
 
   private static int run(List<String> args) throws Exception {
-    var profile = PROFILES.get(args.contains("--tiny") ? "tiny" : args.contains("--quick") ? "quick" : "default");
+    var chosen = PROFILES.get(args.contains("--tiny") ? "tiny" : args.contains("--quick") ? "quick" : "default");
+    var profile = option(args, "--time-scale").map(Double::parseDouble).map(chosen::withTimeScale).orElse(chosen);
     var baselineCommand = option(args, "--baseline-cmd").map(command -> List.of(command.trim().split("\\s+")));
     var project = Path.of("").toAbsolutePath();
     var out = option(args, "--out").map(Path::of).orElse(project.resolve("load/results")
       .resolve(LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")))).toAbsolutePath();
     Files.createDirectories(out.resolve("logs"));
     long started = System.nanoTime();
-    log("profile %s: %d tenants x %d users, %d s per variant, results in %s", profile.name(), profile.tenants(),
-      profile.usersPerTenant(), profile.durationSeconds(), out);
+    log("profile %s: %d tenants x %d users, %d s per variant at time scale x%s (%s of production time), results in %s",
+      profile.name(), profile.tenants(), profile.usersPerTenant(), profile.durationSeconds(), profile.timeScale(),
+      profile.scale().production(Duration.ofSeconds(profile.durationSeconds())), out);
 
     var keycloak = KeycloakServer.get();
     log("Keycloak ready after %d s; provisioning %d realms", elapsed(started), profile.tenants());
@@ -135,13 +162,22 @@ public final class AbRun {
 
       var results = new ArrayList<VariantResult>();
       var overhead = Overhead.NONE;
-      for (var variant : List.of("baseline", "optimized")) {
+      // A B B A: neither variant always meets the warmer (or the more tired) Keycloak
+      var order = profile.name().equals("tiny")
+        ? List.of("baseline", "optimized")
+        : List.of("baseline", "optimized", "optimized", "baseline");
+      for (int index = 0; index < order.size(); index++) {
+        var variant = order.get(index);
+        int run = (int) order.subList(0, index + 1).stream().filter(variant::equals).count();
+        var runName = order.size() == 2 ? variant : variant + ", run " + run;
+        var runDir = order.size() == 2 ? variant : variant + "-" + run;
         boolean baseline = variant.equals("baseline");
         var command = baseline ? baselineCommand.orElse(ownBuild) : ownBuild;
-        var env = Map.of("SIDECAR_AUTHZ_CACHE_MODE", baseline ? "legacy" : "optimized");
+        var env = new HashMap<>(profile.scale().sidecarEnvironment());
+        env.put("SIDECAR_AUTHZ_CACHE_MODE", baseline ? "legacy" : "optimized");
         log("%s: starting 6 sidecars (%s)", variant, String.join(" ", command));
         try (var fleet = SidecarFleet.start(command, env, platform, modulePorts, sidecarPorts, overrides,
-          out.resolve("logs").resolve(variant))) {
+          out.resolve("logs").resolve(runDir))) {
           var warmToken = keycloak.admin().token(WarmUp.TENANT, Map.of("grant_type", "password",
             "client_id", WarmUp.TENANT + "-login-application", "client_secret", TestTenant.LOGIN_SECRET,
             "username", warmUser.username(), "password", TestTenant.PASSWORD)).getString("access_token");
@@ -151,24 +187,29 @@ public final class AbRun {
             elapsed(started), profile.durationSeconds());
           keycloak.hop().resetCounts();
           long trapBefore = stubs.discoveryHits();
+          var cacheBefore = fleet.decisionCacheHitsAndMisses();
           var sidecarMeter = ProcessMeter.start(fleet.processes());
           var keycloakMeter = ProcessMeter.start(List.of(keycloak.process()));
           var added = AddedTime.from(CirculationModules.ALL.stream().map(module -> fleet.log(module.name())).toList());
           var steady = SteadyState.sample(() -> keycloak.hop().count(CountingHop.Kind.UMA), stubs::moduleRequests);
-          var stats = GatlingRun.run(project, workload, out.resolve("logs/gatling-" + variant + ".log"),
-            out.resolve("gatling-" + variant));
+          var stats = GatlingRun.run(project, workload, out.resolve("logs/gatling-" + runDir + ".log"),
+            out.resolve("gatling-" + runDir));
           var sidecarUsage = sidecarMeter.stop();
           var keycloakUsage = keycloakMeter.stop();
-          double steadyUma = steady.stop();
+          var steadyWindow = steady.stop();
+          var cacheAfter = fleet.decisionCacheHitsAndMisses();
+          var cacheDelta = cacheBefore == null || cacheAfter == null
+            ? null
+            : new long[]{cacheAfter[0] - cacheBefore[0], cacheAfter[1] - cacheBefore[1]};
           var calls = new EnumMap<CountingHop.Kind, Integer>(CountingHop.Kind.class);
           for (var kind : CountingHop.Kind.values()) {
             calls.put(kind, keycloak.hop().count(kind));
           }
-          results.add(new VariantResult(variant, String.join(" ", command), stats, calls,
-            keycloak.hop().distinctDecisionKeys(), fleet.decisionCacheHitsAndMisses(), steadyUma, sidecarUsage,
-            keycloakUsage, stubs.discoveryHits() - trapBefore, added.read("")));
-          log("%s: done after %d s", variant, elapsed(started));
-          if (!baseline) {
+          results.add(new VariantResult(variant, runName, String.join(" ", command), stats, calls,
+            keycloak.hop().distinctDecisionKeys(), cacheDelta, steadyWindow, sidecarUsage, keycloakUsage,
+            stubs.discoveryHits() - trapBefore, added.read("")));
+          log("%s: done after %d s", runName, elapsed(started));
+          if (!baseline && overhead == Overhead.NONE) {
             overhead = overhead(project, profile, fleet, modulePorts, workload, out);
           }
         }
@@ -182,7 +223,7 @@ public final class AbRun {
   }
 
   private static Overhead overhead(Path project, Profile profile, SidecarFleet fleet, Map<String, Integer> modulePorts,
-                                   Map<String, String> workload, Path out) throws Exception {
+    Map<String, String> workload, Path out) throws Exception {
     var users = CirculationModules.USERS.name();
     int nginxPort = FreePorts.next();
     var properties = new LinkedHashMap<>(workload);

@@ -18,7 +18,8 @@ public final class CirculationModules {
   public record Endpoint(String method, String path, String permission) {
   }
 
-  public record Module(String name, String version, String interfaceId, List<Endpoint> endpoints, List<String> requires) {
+  public record Module(String name, String version, String interfaceId, List<Endpoint> endpoints,
+    List<String> requires) {
 
     public String id() {
       return name + "-" + version;

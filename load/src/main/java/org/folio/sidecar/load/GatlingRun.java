@@ -19,7 +19,7 @@ final class GatlingRun {
 
   /** One request name's row of Gatling's statistics table; times in milliseconds. */
   record Stats(String name, long total, long ok, long ko, long min, long p50, long p75, long p95, long p99, long max,
-               long mean) {
+    long mean) {
   }
 
   private static final Pattern ROW = Pattern.compile("<tr id=\"req_[^\"]*\"[^>]*>(.*?)</tr>", Pattern.DOTALL);
@@ -46,8 +46,8 @@ final class GatlingRun {
     var before = reports(results);
     int exit = builder.start().waitFor();
     var created = reports(results).stream().filter(dir -> !before.contains(dir))
-      .max(Comparator.comparing(Path::toString)).orElseThrow(() ->
-        new IOException("Gatling wrote no report (exit " + exit + "); see " + log));
+      .max(Comparator.comparing(Path::toString))
+      .orElseThrow(() -> new IOException("Gatling wrote no report (exit " + exit + "); see " + log));
     Files.move(created, reportDir);
     return parse(Files.readString(reportDir.resolve("index.html")));
   }
@@ -65,13 +65,16 @@ final class GatlingRun {
       var cell = CELL.matcher(row);
       while (cell.find()) {
         var value = cell.group(2).trim().replace(",", "");
-        cells.put(Integer.parseInt(cell.group(1)), value.isEmpty() || value.equals("-") ? 0
+        cells.put(Integer.parseInt(cell.group(1)), value.isEmpty() || value.equals("-")
+          ? 0
           : Math.round(Double.parseDouble(value)));
       }
       // columns: 2 total, 3 OK, 4 KO, 5 %KO, 6 count/s, 7 min, 8 p50, 9 p75, 10 p95, 11 p99, 12 max, 13 mean
-      stats.put(name.group(1).trim(), new Stats(name.group(1).trim(), cells.getOrDefault(2, 0L), cells.getOrDefault(3, 0L),
-        cells.getOrDefault(4, 0L), cells.getOrDefault(7, 0L), cells.getOrDefault(8, 0L), cells.getOrDefault(9, 0L),
-        cells.getOrDefault(10, 0L), cells.getOrDefault(11, 0L), cells.getOrDefault(12, 0L), cells.getOrDefault(13, 0L)));
+      stats.put(name.group(1).trim(),
+        new Stats(name.group(1).trim(), cells.getOrDefault(2, 0L), cells.getOrDefault(3, 0L),
+          cells.getOrDefault(4, 0L), cells.getOrDefault(7, 0L), cells.getOrDefault(8, 0L), cells.getOrDefault(9, 0L),
+          cells.getOrDefault(10, 0L), cells.getOrDefault(11, 0L), cells.getOrDefault(12, 0L),
+          cells.getOrDefault(13, 0L)));
     }
     return stats;
   }

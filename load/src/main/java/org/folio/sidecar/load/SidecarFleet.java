@@ -24,7 +24,7 @@ final class SidecarFleet implements AutoCloseable {
 
   /** How every sidecar of a fleet reaches the platform. */
   record Platform(String keycloakUrl, String managersUrl, List<String> tenants, String adminSecret,
-                  String serviceSecret) {
+    String serviceSecret) {
   }
 
   private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
@@ -44,8 +44,8 @@ final class SidecarFleet implements AutoCloseable {
    * module name; {@code perModule} adds variables for one module (its route overrides).
    */
   static SidecarFleet start(List<String> command, Map<String, String> variantEnv, Platform platform,
-                            Map<String, Integer> modulePorts, Map<String, Integer> sidecarPorts,
-                            Map<String, Map<String, String>> perModule, Path logDir) throws IOException {
+    Map<String, Integer> modulePorts, Map<String, Integer> sidecarPorts,
+    Map<String, Map<String, String>> perModule, Path logDir) throws IOException {
     Files.createDirectories(logDir);
     var fleet = new SidecarFleet(sidecarPorts, logDir);
     try {
@@ -143,7 +143,7 @@ final class SidecarFleet implements AutoCloseable {
         }
       }
     }
-    return found ? new long[] {hits, misses} : null;
+    return found ? new long[]{hits, misses} : null;
   }
 
   private void awaitReady(Duration timeout) throws IOException {

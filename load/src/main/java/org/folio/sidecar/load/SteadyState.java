@@ -14,6 +14,11 @@ final class SteadyState {
   private record Sample(long umaCalls, long moduleRequests) {
   }
 
+  /** UMA calls per second over the window from {@code fromSecond} to {@code toSecond} of the sampling. */
+  record Window(double umaPerSecond, int fromSecond, int toSecond) {
+    static final Window NONE = new Window(Double.NaN, 0, 0);
+  }
+
   private final List<Sample> samples = new ArrayList<>();
   private final Thread sampler;
 
@@ -37,7 +42,7 @@ final class SteadyState {
   }
 
   /** Stops sampling; returns UMA calls per second over the last third of the seconds that had traffic. */
-  double stop() {
+  Window stop() {
     sampler.interrupt();
     synchronized (samples) {
       int first = -1;
@@ -49,10 +54,11 @@ final class SteadyState {
         }
       }
       if (first < 0 || last - first < 3) {
-        return Double.NaN;
+        return Window.NONE;
       }
       int from = last - (last - first) / 3;
-      return (double) (samples.get(last).umaCalls() - samples.get(from).umaCalls()) / (last - from);
+      return new Window((double) (samples.get(last).umaCalls() - samples.get(from).umaCalls()) / (last - from),
+        from - first, last - first);
     }
   }
 }

@@ -116,7 +116,8 @@ final class StubModules implements AutoCloseable {
         response.end(CirculationModules.bootstrap(module.get(), discovery).toBuffer());
       } else if (path.startsWith("/entitlements/modules/")) {
         boolean firstPage = "0".equals(request.getParam("offset", "0"));
-        response.end(firstPage ? entitlementsBody
+        response.end(firstPage
+          ? entitlementsBody
           : new JsonObject().put("entitlements", new JsonArray()).put("totalRecords", entitlements.size()).toBuffer());
       } else if (path.equals("/tenants")) {
         response.end(tenantsBody);
@@ -144,7 +145,7 @@ final class StubModules implements AutoCloseable {
   }
 
   private void chain(HttpServerRequest request, String sidecar, List<Call> calls, int status) {
-    var ids = new String[] {request.getHeader("x-okapi-user-id"), UUID.randomUUID().toString()};
+    var ids = new String[]{request.getHeader("x-okapi-user-id"), UUID.randomUUID().toString()};
     var headers = MultiMap.caseInsensitiveMultiMap()
       .add("x-okapi-tenant", request.getHeader("x-okapi-tenant"))
       .add("x-okapi-token", String.valueOf(request.getHeader("x-okapi-token")))

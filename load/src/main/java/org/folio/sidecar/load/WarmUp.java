@@ -24,7 +24,7 @@ final class WarmUp {
     var http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
     var failures = new AtomicInteger();
     long deadline = System.nanoTime() + seconds * 1_000_000_000L;
-    var urls = new String[] {circulation + "/circulation/check-out-by-barcode",
+    var urls = new String[]{circulation + "/circulation/check-out-by-barcode",
       circulation + "/circulation/check-in-by-barcode", inventory + "/inventory/import"};
     try (var pool = Executors.newFixedThreadPool(4)) {
       for (int thread = 0; thread < 4; thread++) {

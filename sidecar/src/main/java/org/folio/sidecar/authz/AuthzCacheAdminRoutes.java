@@ -11,6 +11,7 @@ import org.folio.sidecar.config.AuthzCacheConfig;
 import org.folio.sidecar.error.ErrorResponder;
 import org.folio.sidecar.error.SidecarError;
 import org.folio.sidecar.token.TenantNames;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Operator endpoints to drop cached decisions: {@code DELETE /admin/authz-cache/tenants/{tenant}} and below it
@@ -23,7 +24,7 @@ public class AuthzCacheAdminRoutes {
   private static final String BASE = "/admin/authz-cache/tenants/:tenant";
 
   private final AuthorizationCache cache;
-  private final byte[] adminToken;
+  private final byte @Nullable [] adminToken;
   private final boolean enabled;
   private final ErrorResponder errors;
 
@@ -43,7 +44,9 @@ public class AuthzCacheAdminRoutes {
     router.delete(BASE + "/sessions/:id").order(-1).handler(context -> invalidate(context, Scope.SESSION));
   }
 
-  private enum Scope { TENANT, USER, SESSION }
+  private enum Scope {
+    TENANT, USER, SESSION
+  }
 
   private void invalidate(RoutingContext context, Scope scope) {
     var presented = context.request().getHeader("x-sidecar-admin-token");

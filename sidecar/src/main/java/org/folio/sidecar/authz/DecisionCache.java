@@ -22,6 +22,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import org.folio.sidecar.config.AuthzCacheConfig;
 import org.folio.sidecar.error.SidecarError;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Decisions cached per {@link DecisionKey}, so a refreshed token hits. Concurrent misses of one key share one
@@ -36,6 +37,8 @@ import org.folio.sidecar.error.SidecarError;
  * still loading, and a late answer (a load, a background re-check) only ever replaces the very entry it
  * started from: once that entry is gone, the answer is served to its own caller and not cached.
  */
+// "the very entry" is identity: entries are compared with == on purpose
+@SuppressWarnings("ReferenceEquality")
 public final class DecisionCache implements AuthorizationCache {
 
   private static final Future<Decision> PERMIT = Future.succeededFuture(Decision.PERMIT);
@@ -172,7 +175,8 @@ public final class DecisionCache implements AuthorizationCache {
     }
     var promise = Promise.<Decision>promise();
     if (!cached.recheck().compareAndSet(null, promise.future())) {
-      return cached.recheck().get();
+      // another caller started one meanwhile (which may even have finished and been forgotten): look again
+      return recheck(key, entry, cached, request);
     }
     refreshes.increment();
     keycloak.decide(request).onComplete(result -> {
@@ -205,7 +209,8 @@ public final class DecisionCache implements AuthorizationCache {
   /** Stores a fresh answer in place of {@code entry}, unless that entry has been evicted or invalidated meanwhile. */
   private void replaceIfSame(DecisionKey key, CompletableFuture<Cached> entry, Decision decision) {
     entries.computeIfPresent(key, (k, current) -> current == entry
-      ? CompletableFuture.completedFuture(cached(decision)) : current);
+      ? CompletableFuture.completedFuture(cached(decision))
+      : current);
   }
 
   private void removeIfSame(DecisionKey key, CompletableFuture<Cached> entry) {
@@ -218,7 +223,7 @@ public final class DecisionCache implements AuthorizationCache {
     });
   }
 
-  private void evicted(DecisionKey key, Cached value, RemovalCause cause) {
+  private void evicted(@Nullable DecisionKey key, @Nullable Cached value, RemovalCause cause) {
     if (key != null) {
       unindex(key);
     }
@@ -227,7 +232,8 @@ public final class DecisionCache implements AuthorizationCache {
   private void index(DecisionKey key) {
     byTenant.computeIfAbsent(key.tenant(), t -> ConcurrentHashMap.newKeySet()).add(key);
     if (key.sessionId() != null) {
-      bySession.computeIfAbsent(new SessionRef(key.tenant(), key.sessionId()), s -> ConcurrentHashMap.newKeySet()).add(key);
+      bySession.computeIfAbsent(new SessionRef(key.tenant(), key.sessionId()), s -> ConcurrentHashMap.newKeySet())
+        .add(key);
     }
     if (key.userId() != null) {
       byUser.computeIfAbsent(new UserRef(key.tenant(), key.userId()), u -> ConcurrentHashMap.newKeySet()).add(key);
@@ -267,7 +273,7 @@ public final class DecisionCache implements AuthorizationCache {
   }
 
   /** Removes each key's entry and its index entries together; the count is of entries actually removed. */
-  private int invalidate(Set<DecisionKey> keys) {
+  private int invalidate(@Nullable Set<DecisionKey> keys) {
     if (keys == null) {
       return 0;
     }

@@ -49,7 +49,8 @@ public class DesiredPermissions {
   /** The {@code x-okapi-permissions} value (a JSON array) for the user, or empty when it cannot be told. */
   public Future<Optional<String>> header(String tenant, String userId, List<String> desired) {
     var key = new Key(tenant, userId, desired);
-    return Future.fromCompletionStage(cache.get(key, (k, executor) -> load(k).toCompletionStage().toCompletableFuture()))
+    return Future
+      .fromCompletionStage(cache.get(key, (k, executor) -> load(k).toCompletionStage().toCompletableFuture()))
       .onSuccess(value -> {
         if (value.isEmpty()) {
           // an error is not an answer: ask again next time
@@ -61,7 +62,8 @@ public class DesiredPermissions {
   private Future<Optional<String>> load(Key key) {
     var query = MultiMap.caseInsensitiveMultiMap();
     key.desired().forEach(permission -> query.add("desiredPermissions", permission));
-    return platform.get("mod-users-keycloak", key.tenant(), baseUrl + "/users-keycloak/users/" + key.userId() + "/permissions",
+    return platform
+      .get("mod-users-keycloak", key.tenant(), baseUrl + "/users-keycloak/users/" + key.userId() + "/permissions",
         query)
       .map(body -> Optional.of(body.getJsonArray("permissions", new JsonArray()).encode()))
       .otherwise(Optional.empty());

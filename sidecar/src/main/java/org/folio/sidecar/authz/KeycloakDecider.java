@@ -62,7 +62,7 @@ public class KeycloakDecider implements AuthorizationDecider {
     }
     long started = System.nanoTime();
     return client.postAbs(tokenUrlByTenant.computeIfAbsent(tenant,
-        t -> baseUrl + "/realms/" + t + "/protocol/openid-connect/token"))
+      t -> baseUrl + "/realms/" + t + "/protocol/openid-connect/token"))
       .timeout(config.requestTimeout().toMillis())
       .putHeader("Authorization", "Bearer " + request.token().raw())
       .sendForm(form)

@@ -102,15 +102,16 @@ public class ConfigValidator {
       return;
     }
     switch (type.get()) {
-      case EPHEMERAL -> { }
+      case EPHEMERAL -> {
+      }
       case AWS_SSM -> {
         var aws = secrets.awsSsm();
         require("SECRET_STORE_AWS_SSM_REGION", aws.region(), problems);
         if (!aws.useIam()) {
           require("SECRET_STORE_AWS_SSM_ACCESS_KEY", aws.accessKey(), problems);
           require("SECRET_STORE_AWS_SSM_SECRET_KEY", aws.secretKey(), problems);
-          aws.ecsCredentialsEndpoint().ifPresent(url ->
-            requireHttpUrl("SECRET_STORE_AWS_SSM_ECS_CREDENTIALS_ENDPOINT", url, problems));
+          aws.ecsCredentialsEndpoint()
+            .ifPresent(url -> requireHttpUrl("SECRET_STORE_AWS_SSM_ECS_CREDENTIALS_ENDPOINT", url, problems));
         }
         if (aws.fipsEnabled()) {
           requireReadable("SECRET_STORE_AWS_SSM_TRUSTSTORE_PATH", aws.trustStorePath(), problems);
@@ -165,7 +166,8 @@ public class ConfigValidator {
   }
 
   static void requireHttpUrl(String variable, String value, List<String> problems) {
-    parseHttpUrl(value).ifPresentOrElse(u -> { },
+    parseHttpUrl(value).ifPresentOrElse(u -> {
+    },
       () -> problems.add(variable + " must be an absolute http(s) URL, got '" + value + "'"));
   }
 

@@ -15,7 +15,9 @@ import java.util.Optional;
 @ConfigMapping(prefix = "secret-store")
 public interface SecretStoreConfig {
 
-  enum Type { EPHEMERAL, AWS_SSM, VAULT, FSSP }
+  enum Type {
+    EPHEMERAL, AWS_SSM, VAULT, FSSP
+  }
 
   /** SECRET_STORE_TYPE: EPHEMERAL, AWS_SSM, VAULT or FSSP. */
   @WithDefault("EPHEMERAL")

@@ -8,6 +8,7 @@ import io.vertx.core.net.PfxOptions;
 import io.vertx.core.net.TrustOptions;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Locale;
 
 /** Applies a configured truststore to a Vert.x client; checked at start-up so a bad path names its variable. */
 public final class TlsOptions {
@@ -33,12 +34,13 @@ public final class TlsOptions {
   }
 
   private static TrustOptions trustOptions(String path, TlsConfig.Truststore store) {
-    var type = store.type().toUpperCase();
+    var type = store.type().toUpperCase(Locale.ROOT);
     if (type.equals("PEM") || path.endsWith(".pem") || path.endsWith(".crt")) {
       return new PemTrustOptions().addCertPath(path);
     }
     var password = store.password().orElse(null);
-    return type.equals("JKS") ? new JksOptions().setPath(path).setPassword(password)
+    return type.equals("JKS")
+      ? new JksOptions().setPath(path).setPassword(password)
       : new PfxOptions().setPath(path).setPassword(password);
   }
 }

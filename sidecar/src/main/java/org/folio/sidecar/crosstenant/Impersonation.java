@@ -86,13 +86,14 @@ public class Impersonation {
     }
     var session = new SessionKey(origin.tenant(), origin.userId(), origin.sessionId());
     var user = new UserKey(tenant, origin.userId());
-    return Future.fromCompletionStage(active.get(session, (k, e) -> introspect(origin).toCompletionStage().toCompletableFuture()))
+    return Future
+      .fromCompletionStage(active.get(session, (k, e) -> introspect(origin).toCompletionStage().toCompletableFuture()))
       .compose(isActive -> {
         if (!isActive) {
           return Future.failedFuture(SidecarError.unauthorized("token is no longer active"));
         }
         return Future.fromCompletionStage(exchanged.get(user, (k, e) -> Future.fromCompletionStage(
-            usernames.get(user, (u, x) -> username(user).toCompletionStage().toCompletableFuture()))
+          usernames.get(user, (u, x) -> username(user).toCompletionStage().toCompletableFuture()))
           .compose(username -> exchange(tenant, username)).toCompletionStage().toCompletableFuture()));
       })
       .map(Exchanged::token);

@@ -96,14 +96,15 @@ public class DynamicRoutes {
     return get("mgr-applications", url, MultiMap.caseInsensitiveMultiMap()).compose(body -> {
       var location = body.getString("location");
       return location == null || location.isBlank()
-        ? Future.failedFuture(SidecarError.locationNotFound(moduleId)) : Future.succeededFuture(location);
+        ? Future.failedFuture(SidecarError.locationNotFound(moduleId))
+        : Future.succeededFuture(location);
     });
   }
 
   // on a request's path: a manager's failure is the request's error, in upstream's format
   private Future<JsonObject> get(String service, String url, MultiMap query) {
     return platform.get(service, ServiceTokens.MASTER, url, query).recover(error -> Future.failedFuture(switch (error) {
-      case PlatformCallException failed -> SidecarError.managerFailed(failed.status(), failed.getMessage());
+      case PlatformCallException failed -> SidecarError.managerFailed(failed.status(), failed.description());
       case SidecarError sidecar -> sidecar;
       default -> SidecarError.managerFailed(PlatformCallException.UNREACHABLE,
         service + " unreachable: " + error.getClass().getSimpleName());

@@ -113,9 +113,11 @@ public class EgressHandler {
     exchange.moduleStartNanos = started;
     boolean replayable = isReplayable(request);
     var userToken = userToken(exchange, routes);
+    // identity, not equality: a module may live at the gateway's address, yet it is trusted as a module
+    @SuppressWarnings("ReferenceEquality")
     boolean gatewayBound = target == gateway;
     return userToken.compose(user -> tokens.token(tenant)
-        .compose(token -> send(gatewayBound, request, target, headers(exchange, token, user, routes))))
+      .compose(token -> send(gatewayBound, request, target, headers(exchange, token, user, routes))))
       .compose(answer -> {
         if (answer.statusCode() != 401) {
           return Future.succeededFuture(answer);
@@ -152,7 +154,8 @@ public class EgressHandler {
     if (sent != null && !sent.isBlank() && !"null".equalsIgnoreCase(sent.trim())) {
       return Future.succeededFuture();
     }
-    var systemUser = routes.systemUserRequired() ? systemUserTokens.token(exchange.tenant)
+    var systemUser = routes.systemUserRequired()
+      ? systemUserTokens.token(exchange.tenant)
       : Future.<String>failedFuture(SidecarError.systemUserTokenRequired(moduleId));
     return ignoreSystemUserTokenError ? systemUser.otherwise((String) null) : systemUser;
   }

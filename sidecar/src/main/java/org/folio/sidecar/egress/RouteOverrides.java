@@ -18,6 +18,7 @@ import java.util.function.Supplier;
 import org.folio.sidecar.config.ConfigValidator;
 import org.folio.sidecar.config.EgressConfig;
 import org.jboss.logging.Logger;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Operator-configured locations that win over discovery, e.g. the DB-heavy modules run as a separate
@@ -39,7 +40,7 @@ public class RouteOverrides {
   private final EgressConfig config;
   private final Overrides fromEnvironment;
   private volatile Overrides fromFile = Overrides.NONE;
-  private volatile String fileContent;
+  private volatile @Nullable String fileContent;
   private long pollTimer = -1;
 
   RouteOverrides(Vertx vertx, EgressConfig config) {
@@ -53,8 +54,8 @@ public class RouteOverrides {
     if (file.isEmpty()) {
       return;
     }
-    var content = read(file.get()).orElseThrow(() ->
-      new ConfigurationException("SIDECAR_ROUTE_OVERRIDES_FILE '" + file.get() + "' cannot be read"));
+    var content = read(file.get()).orElseThrow(
+      () -> new ConfigurationException("SIDECAR_ROUTE_OVERRIDES_FILE '" + file.get() + "' cannot be read"));
     fromFile = atStartUp(() -> parseFile(content, "SIDECAR_ROUTE_OVERRIDES_FILE"));
     fileContent = content;
     pollTimer = vertx.setPeriodic(config.routeOverridesPollInterval().toMillis(), id -> poll(file.get()));
@@ -117,7 +118,7 @@ public class RouteOverrides {
 
   static Overrides parseList(String list) {
     var locations = new HashMap<String, String>();
-    for (var item : list.split(",")) {
+    for (var item : list.split(",", -1)) {
       if (item.isBlank()) {
         continue;
       }

@@ -1,5 +1,7 @@
 package org.folio.sidecar.error;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * A request the sidecar answers itself, in upstream's error format. Carries no stack trace: these are expected
  * outcomes on the hot path, not bugs, and a trace would only cost time and risk leaking request data into logs.
@@ -9,9 +11,9 @@ public final class SidecarError extends RuntimeException {
   private final int status;
   private final String type;
   private final String code;
-  private final String reason;
+  private final @Nullable String reason;
 
-  public SidecarError(int status, String type, String code, String message, String reason) {
+  public SidecarError(int status, String type, String code, String message, @Nullable String reason) {
     super(message, null, false, false);
     this.status = status;
     this.type = type;
@@ -83,7 +85,8 @@ public final class SidecarError extends RuntimeException {
   public static SidecarError systemUserTokenRequired(String moduleId) {
     return new SidecarError(400, "BadRequestException", "service_error",
       "System user token is required if the request doesn't contain X-Okapi-Token. Check that system user is"
-        + " configured for the module: " + moduleId, null);
+        + " configured for the module: " + moduleId,
+      null);
   }
 
   public static SidecarError moduleIdMismatch() {
@@ -125,7 +128,7 @@ public final class SidecarError extends RuntimeException {
   }
 
   /** Why, in words safe to show the caller and to log: never a token or a claim value. */
-  public String reason() {
+  public @Nullable String reason() {
     return reason;
   }
 }

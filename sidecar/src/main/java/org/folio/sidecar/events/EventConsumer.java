@@ -172,7 +172,8 @@ public class EventConsumer {
         boolean hinted = dynamicRoutes.refresh(discovery.moduleId());
         if (discovery.moduleId().equals(module.moduleId())
           || routes.routes().locationByModuleId().containsKey(discovery.moduleId())) {
-          routes.reload().onFailure(error -> LOGGER.warnf("Reload after discovery event failed: %s", error.getMessage()));
+          routes.reload()
+            .onFailure(error -> LOGGER.warnf("Reload after discovery event failed: %s", error.getMessage()));
           count(record.topic(), "applied");
         } else if (hinted) {
           count(record.topic(), "applied");
@@ -196,11 +197,13 @@ public class EventConsumer {
         count(record.topic(), "applied");
       }
       case PlatformEvent.Logout logout -> {
-        if (logout.allSessions()) {
+        var session = logout.sessionId();
+        // a session logout that names no session ends them all: forgetting too much costs a Keycloak call
+        if (logout.allSessions() || session == null) {
           decisions.invalidateUser(logout.tenant(), logout.userId());
         } else {
-          decisions.invalidateSession(logout.tenant(), logout.sessionId());
-          impersonation.invalidateSession(logout.tenant(), logout.userId(), logout.sessionId());
+          decisions.invalidateSession(logout.tenant(), session);
+          impersonation.invalidateSession(logout.tenant(), logout.userId(), session);
         }
         if (logout.userId() != null) {
           desiredPermissions.invalidateUser(logout.tenant(), logout.userId());

@@ -7,6 +7,7 @@ import java.util.Properties;
 import java.util.Set;
 import org.eclipse.microprofile.config.Config;
 import org.folio.sidecar.config.EventsConfig;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The Kafka client settings of each kind of topic: the broker, the shared client properties an operator sets as
@@ -40,7 +41,7 @@ public class KafkaClients {
   }
 
   /** {@code host:port}, or null when KAFKA_HOST is not set (no events). */
-  public String bootstrapServers() {
+  public @Nullable String bootstrapServers() {
     return config.kafkaHost().filter(host -> !host.isBlank()).map(host -> host + ":" + config.kafkaPort()).orElse(null);
   }
 

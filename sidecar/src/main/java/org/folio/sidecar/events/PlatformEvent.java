@@ -2,6 +2,7 @@ package org.folio.sidecar.events;
 
 import io.vertx.core.json.DecodeException;
 import io.vertx.core.json.JsonObject;
+import org.jspecify.annotations.Nullable;
 
 /** The platform events the sidecar acts on, parsed from their topics' JSON payloads. */
 public sealed interface PlatformEvent {
@@ -19,7 +20,7 @@ public sealed interface PlatformEvent {
   }
 
   /** A session ended ({@code LOGOUT}) or all of a user's ({@code LOGOUT_ALL}): {@code <ENV>.<tenant>.mod-login-keycloak.logout}. */
-  record Logout(String tenant, String userId, String sessionId, String type) implements PlatformEvent {
+  record Logout(String tenant, String userId, @Nullable String sessionId, String type) implements PlatformEvent {
 
     public boolean allSessions() {
       return "LOGOUT_ALL".equals(type);

@@ -8,6 +8,7 @@ import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;
 import java.util.Locale;
 import org.folio.sidecar.config.SidecarConfig;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One line per request on the {@code transaction} logger (upstream's category), in upstream's format by default
@@ -21,12 +22,12 @@ public class AccessLog {
 
   public static final String COMPACT = "compact";
   // the compact line carries the prefix Quarkus' console gives other lines, so tools read both alike
-  private static final DateTimeFormatter COMPACT_TIME =
-    DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss,SSS", Locale.ROOT).withZone(ZoneId.systemDefault());
+  private static final DateTimeFormatter COMPACT_TIME = DateTimeFormatter
+    .ofPattern("yyyy-MM-dd HH:mm:ss,SSS", Locale.ROOT).withZone(ZoneId.systemDefault());
 
   private final boolean enabled;
   private final AccessLogWriter writer;
-  private final AccessLineFormat format;
+  private final @Nullable AccessLineFormat format;
   private final Clock clock;
 
   AccessLog(SidecarConfig config, AccessLogWriter writer, Clock clock) {
@@ -47,7 +48,8 @@ public class AccessLog {
       return;
     }
     long totalMicros = (now - exchange.startNanos) / 1_000;
-    long moduleMicros = exchange.moduleStartNanos == 0 ? -1
+    long moduleMicros = exchange.moduleStartNanos == 0
+      ? -1
       : ((exchange.moduleAnsweredNanos == 0 ? now : exchange.moduleAnsweredNanos) - exchange.moduleStartNanos) / 1_000;
     // built by hand: String.format parses its pattern on every call, and this runs once per request
     var line = new StringBuilder(200);
@@ -68,12 +70,14 @@ public class AccessLog {
   }
 
   /** Upstream's field names; times in seconds with three decimals, as upstream writes them. */
-  private static String field(String name, Exchange exchange, int status, long now) {
+  private static @Nullable String field(String name, Exchange exchange, int status, long now) {
     HttpServerRequest request = exchange.request;
     return switch (name) {
       case "remote-ip" -> {
         var forwarded = request.getHeader("x-forwarded-for");
-        yield forwarded != null ? forwarded : request.remoteAddress() == null ? "-" : request.remoteAddress().hostAddress();
+        yield forwarded != null
+          ? forwarded
+          : request.remoteAddress() == null ? "-" : request.remoteAddress().hostAddress();
       }
       case "remote-host" -> request.remoteAddress() == null ? "-" : request.remoteAddress().hostAddress();
       case "remote-user" -> "-";
@@ -84,7 +88,8 @@ public class AccessLog {
       case "bytes" -> String.valueOf(request.response().bytesWritten());
       case "rt" -> seconds(now - exchange.startNanos);
       case "uct" -> exchange.moduleStartNanos == 0 ? "" : seconds(exchange.moduleStartNanos - exchange.startNanos);
-      case "uht" -> exchange.moduleAnsweredNanos == 0 ? "" : seconds(exchange.moduleAnsweredNanos - exchange.startNanos);
+      case "uht" ->
+        exchange.moduleAnsweredNanos == 0 ? "" : seconds(exchange.moduleAnsweredNanos - exchange.startNanos);
       case "urt" -> exchange.moduleStartNanos == 0 ? "" : seconds(now - exchange.startNanos);
       case "user-agent" -> dash(request.getHeader("user-agent"));
       case "x-okapi-tenant" -> dash(exchange.tenant);
@@ -117,7 +122,7 @@ public class AccessLog {
     return line.append(fraction);
   }
 
-  private static String dash(String value) {
+  private static String dash(@Nullable String value) {
     return value == null ? "-" : value;
   }
 }

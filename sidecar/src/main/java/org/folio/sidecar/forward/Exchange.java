@@ -4,6 +4,7 @@ import io.vertx.core.MultiMap;
 import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpServerRequest;
 import org.folio.sidecar.routing.RoutingEntry;
+import org.jspecify.annotations.Nullable;
 
 /**
  * What the ingress or egress pipeline learns about one request as it goes, read by the access log at the end.
@@ -19,12 +20,12 @@ public final class Exchange {
   public final String path;
   public String requestId;
   public String tenant;
-  public String userId;
+  public @Nullable String userId;
   public RoutingEntry entry;
   public long moduleStartNanos;
   public long moduleAnsweredNanos;
   /** Why the sidecar answered the request itself, for the access line; null when the target answered. */
-  public String rejection;
+  public @Nullable String rejection;
 
   /**
    * The caller's headers as they may be passed on: hop-by-hop headers, Host and any caller-sent self signature
@@ -41,6 +42,8 @@ public final class Exchange {
     return headers;
   }
 
+  // requestId, tenant and entry are set by the dispatcher before any handler reads them
+  @SuppressWarnings("NullAway.Init")
   public Exchange(HttpServerRequest request, long startNanos) {
     this.request = request;
     this.startNanos = startNanos;

@@ -19,7 +19,7 @@ public final class HopByHopHeaders {
   public static void strip(MultiMap headers) {
     var connection = headers.get("connection");
     if (connection != null) {
-      for (var named : connection.split(",")) {
+      for (var named : connection.split(",", -1)) {
         var name = named.trim();
         if (!name.isEmpty()) {
           headers.remove(name);

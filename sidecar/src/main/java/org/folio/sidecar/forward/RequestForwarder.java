@@ -81,7 +81,8 @@ public class RequestForwarder {
         request.resume();
         return outgoing.send();
       })
-      .transform(result -> result.succeeded() ? Future.succeededFuture(result.result())
+      .transform(result -> result.succeeded()
+        ? Future.succeededFuture(result.result())
         : Future.failedFuture(toError(result.cause())));
   }
 
@@ -95,7 +96,7 @@ public class RequestForwarder {
     HopByHopHeaders.strip(headers);
     headers.remove(OkapiHeaders.SIGNATURE);
     int status = answer.statusCode();
-    boolean mayHaveBody = request.method() != HttpMethod.HEAD && status != 204 && status != 304 && status >= 200;
+    boolean mayHaveBody = !HttpMethod.HEAD.equals(request.method()) && status != 204 && status != 304 && status >= 200;
     if (mayHaveBody && !headers.contains("content-length")) {
       response.setChunked(true);
     }

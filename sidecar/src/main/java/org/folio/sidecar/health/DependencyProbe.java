@@ -21,6 +21,7 @@ import org.folio.sidecar.config.KeycloakConfig;
 import org.folio.sidecar.config.ModuleConfig;
 import org.folio.sidecar.config.SidecarConfig;
 import org.folio.sidecar.events.KafkaClients;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Probes the module's health path, the Kafka cluster and Keycloak in the background, so health answers from
@@ -35,7 +36,7 @@ public class DependencyProbe {
   private final WebClient client;
   private final String moduleHealthUrl;
   private final String keycloakUrl;
-  private final String kafkaNodes;
+  private final @Nullable String kafkaNodes;
   private final KafkaClients kafkaClients;
   private final SidecarConfig config;
   private final long timeoutMillis;
@@ -44,7 +45,7 @@ public class DependencyProbe {
   private volatile boolean kafkaUp;
   private final MeterRegistry registry;
   private final List<Gauge> gauges;
-  private Admin kafka;
+  private @Nullable Admin kafka;
   private long timerId = -1;
 
   DependencyProbe(Vertx vertx, @Named("keycloak") WebClient client, ModuleConfig module, KeycloakConfig keycloak,
@@ -96,10 +97,11 @@ public class DependencyProbe {
       .onComplete(result -> moduleUp = result.succeeded() && result.result().statusCode() == 200);
     client.getAbs(keycloakUrl).timeout(timeoutMillis).send()
       .onComplete(result -> keycloakUp = result.succeeded() && result.result().statusCode() < 500);
-    if (kafka != null) {
+    var admin = kafka;
+    if (admin != null) {
       // the admin client's future is completed on its own thread; the wait happens on a worker, never the loop
-      vertx.executeBlocking(() -> kafka.describeCluster(new DescribeClusterOptions().timeoutMs((int) timeoutMillis))
-          .nodes().get(timeoutMillis, TimeUnit.MILLISECONDS), false)
+      vertx.executeBlocking(() -> admin.describeCluster(new DescribeClusterOptions().timeoutMs((int) timeoutMillis))
+        .nodes().get(timeoutMillis, TimeUnit.MILLISECONDS), false)
         .onComplete(result -> kafkaUp = result.succeeded() && !result.result().isEmpty());
     }
   }
@@ -117,7 +119,7 @@ public class DependencyProbe {
   }
 
   /** Null when KAFKA_HOST is not set: then there is no Kafka check. */
-  public String kafkaNodes() {
+  public @Nullable String kafkaNodes() {
     return kafkaNodes;
   }
 

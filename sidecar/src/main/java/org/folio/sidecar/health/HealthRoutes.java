@@ -8,6 +8,7 @@ import org.folio.sidecar.config.HealthConfig;
 import org.folio.sidecar.events.EventConsumer;
 import org.folio.sidecar.routing.RoutingTableProvider;
 import org.folio.sidecar.tenant.TenantEntitlements;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Upstream's health paths and SmallRye-shaped bodies. {@code /admin/health} and {@code /admin/health/ready}
@@ -45,10 +46,12 @@ public class HealthRoutes {
 
   public void ready(RoutingContext context) {
     var checks = new JsonArray();
-    boolean up = check(checks, MODULE_CHECK, probe.moduleUp(), config.moduleSimplified() ? null
+    boolean up = check(checks, MODULE_CHECK, probe.moduleUp(), config.moduleSimplified()
+      ? null
       : new JsonObject().put("host", "GET " + probe.moduleHealthUrl()));
     if (probe.kafkaNodes() != null) {
-      up &= check(checks, KAFKA_CHECK, probe.kafkaUp(), config.kafkaSimplified() ? null
+      up &= check(checks, KAFKA_CHECK, probe.kafkaUp(), config.kafkaSimplified()
+        ? null
         : new JsonObject().put("nodes", probe.kafkaNodes()));
       var channel = events.consuming() ? "[OK]" : "[KO]";
       up &= check(checks, MESSAGING_CHECK, events.consuming(), new JsonObject()
@@ -61,7 +64,7 @@ public class HealthRoutes {
     respond(context, up, checks);
   }
 
-  private static boolean check(JsonArray checks, String name, boolean up, JsonObject data) {
+  private static boolean check(JsonArray checks, String name, boolean up, @Nullable JsonObject data) {
     var check = new JsonObject().put("name", name).put("status", up ? "UP" : "DOWN");
     if (data != null) {
       check.put("data", data);

@@ -19,6 +19,7 @@ import org.folio.sidecar.tenant.TenantEntitlements;
 import org.folio.sidecar.crosstenant.Impersonation;
 import org.folio.sidecar.token.TokenVerifier;
 import org.folio.sidecar.token.VerifiedToken;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Requests for the sidecar's own module: token verification, tenant match, authorization, then forwarding.
@@ -100,7 +101,8 @@ public class IngressHandler {
       if (decisionToken == null) {
         return Future.failedFuture(SidecarError.unauthorized("no valid token"));
       }
-      return authorize(exchange, entry, decisionToken).compose(allowed -> forward(exchange, forwardToken, callers.user()));
+      return authorize(exchange, entry, decisionToken)
+        .compose(allowed -> forward(exchange, forwardToken, callers.user()));
     });
   }
 
@@ -127,20 +129,20 @@ public class IngressHandler {
   }
 
   /** The verified user and system tokens of a request; either may be absent. */
-  private record Callers(VerifiedToken user, VerifiedToken system) {
+  private record Callers(@Nullable VerifiedToken user, @Nullable VerifiedToken system) {
   }
 
   /**
    * Verifies both tokens against the tenant. A bad system token is always a 401; a bad user token is tolerated
    * beside a valid system token (upstream's mod-pubsub case) but then carries no identity to the module.
    */
-  private Future<Callers> verifyCallers(String token, String systemToken, String tenant) {
+  private Future<Callers> verifyCallers(@Nullable String token, @Nullable String systemToken, String tenant) {
     var user = token == null ? Future.<VerifiedToken>succeededFuture() : userIn(tokenVerifier.verify(token), tenant);
     if (systemToken == null) {
       return user.map(verified -> new Callers(verified, null));
     }
-    return inTenant(tokenVerifier.verify(systemToken), tenant).compose(system ->
-      user.transform(result -> Future.succeededFuture(new Callers(result.succeeded() ? result.result() : null, system))));
+    return inTenant(tokenVerifier.verify(systemToken), tenant).compose(system -> user
+      .transform(result -> Future.succeededFuture(new Callers(result.succeeded() ? result.result() : null, system))));
   }
 
   /**
@@ -151,12 +153,14 @@ public class IngressHandler {
     if (!allowCrossTenant) {
       return inTenant(verification, tenant);
     }
-    return verification.compose(verified -> verified.tenant().equals(tenant) ? Future.succeededFuture(verified)
+    return verification.compose(verified -> verified.tenant().equals(tenant)
+      ? Future.succeededFuture(verified)
       : impersonation.tokenFor(verified, tenant).compose(tokenVerifier::verify));
   }
 
   private static Future<VerifiedToken> inTenant(Future<VerifiedToken> verification, String tenant) {
-    return verification.compose(verified -> verified.tenant().equals(tenant) ? Future.succeededFuture(verified)
+    return verification.compose(verified -> verified.tenant().equals(tenant)
+      ? Future.succeededFuture(verified)
       // cross-tenant requests are off: a token of one realm never acts in another
       : Future.failedFuture(SidecarError.unauthorized("token tenant does not match x-okapi-tenant")));
   }
@@ -170,7 +174,7 @@ public class IngressHandler {
     });
   }
 
-  private Future<Void> forward(Exchange exchange, String token, VerifiedToken verified) {
+  private Future<Void> forward(Exchange exchange, @Nullable String token, @Nullable VerifiedToken verified) {
     var headers = exchange.forwardHeaders();
     headers.remove(OkapiHeaders.AUTHORIZATION);
     // identity and permissions reach the module only from what the sidecar verified itself
@@ -201,13 +205,14 @@ public class IngressHandler {
   }
 
   /** The caller's token from x-okapi-token or a Bearer Authorization header; both present must agree. */
-  private static String callerToken(MultiMap headers) {
+  private static @Nullable String callerToken(MultiMap headers) {
     var okapiToken = blankToNull(headers.get(OkapiHeaders.TOKEN));
     var authorization = blankToNull(headers.get(OkapiHeaders.AUTHORIZATION));
     if (authorization == null) {
       return okapiToken;
     }
-    if (authorization.length() <= BEARER.length() || !authorization.regionMatches(true, 0, BEARER, 0, BEARER.length())) {
+    if (authorization.length() <= BEARER.length()
+      || !authorization.regionMatches(true, 0, BEARER, 0, BEARER.length())) {
       throw SidecarError.badRequest("Authorization header must hold a Bearer token");
     }
     var bearer = authorization.substring(BEARER.length()).trim();
@@ -217,7 +222,7 @@ public class IngressHandler {
     return bearer;
   }
 
-  private static String blankToNull(String value) {
+  private static @Nullable String blankToNull(@Nullable String value) {
     return value == null || value.isBlank() ? null : value;
   }
 

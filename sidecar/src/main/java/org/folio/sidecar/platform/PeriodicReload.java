@@ -33,7 +33,8 @@ public final class PeriodicReload {
   /** Starts the reloads and returns once the first load succeeded, failed for good, or the start-up wait ran out. */
   public static PeriodicReload start(Vertx vertx, RetryConfig retry, PlatformConfig platform, Duration interval,
     Supplier<Future<?>> load, String what) {
-    long timerId = vertx.setPeriodic(interval.toMillis(), id -> load.get());
+    long timerId = vertx.setPeriodic(interval.toMillis(), id -> load.get()
+      .onFailure(error -> LOGGER.warnf("Reloading %s failed (%s); the current one stays", what, error.getMessage())));
     var firstLoad = Promise.<Void>promise();
     attempt(vertx, retry, load, what, 0, retry.minDelay().toMillis(), firstLoad);
     awaitFirst(firstLoad.future(), platform.startupWait(), what);
@@ -54,7 +55,7 @@ public final class PeriodicReload {
         return;
       }
       LOGGER.warnf("Loading %s failed (%s); retrying in %d ms", what, error.getMessage(), delayMillis);
-      long next = (long) Math.min(retry.maxDelay().toMillis(), delayMillis * retry.backoffFactor());
+      long next = (long) Math.min((double) retry.maxDelay().toMillis(), delayMillis * retry.backoffFactor());
       vertx.setTimer(Math.max(1, delayMillis), id -> attempt(vertx, retry, load, what, retries + 1, next, done));
     });
   }
@@ -65,7 +66,7 @@ public final class PeriodicReload {
     } catch (TimeoutException e) {
       LOGGER.warnf("Starting without %s after %d ms; requests get 503 until they load", what, wait.toMillis());
     } catch (ExecutionException e) {
-      LOGGER.warnf("Starting without %s: %s", what, e.getCause().getMessage());
+      LOGGER.warnf("Starting without %s: %s", what, (e.getCause() == null ? e : e.getCause()).getMessage());
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }

@@ -9,13 +9,20 @@ public final class PlatformCallException extends RuntimeException {
   public static final int UNREACHABLE = 503;
 
   private final int status;
+  private final String description;
 
   PlatformCallException(String service, int status, String reason) {
     super(service + " " + reason, null, false, false);
     this.status = status;
+    this.description = service + " " + reason;
   }
 
   public int status() {
     return status;
+  }
+
+  /** Which service, and what it did ("mgr-applications answered 404"). */
+  public String description() {
+    return description;
   }
 }

@@ -58,7 +58,8 @@ public class PlatformClient {
             "unreachable: " + result.cause().getClass().getSimpleName()));
         }
         var response = result.result();
-        return response.statusCode() == 200 ? Future.succeededFuture(response.bodyAsJsonObject())
+        return response.statusCode() == 200
+          ? Future.succeededFuture(response.bodyAsJsonObject())
           : Future.failedFuture(new PlatformCallException(service, response.statusCode(),
             "answered " + response.statusCode()));
       });
@@ -88,7 +89,8 @@ public class PlatformClient {
       page.forEach(item -> items.add((JsonObject) item));
       int total = body.getInteger("totalRecords", page.size());
       int next = offset + page.size();
-      return page.isEmpty() || next >= total ? Future.succeededFuture(items)
+      return page.isEmpty() || next >= total
+        ? Future.succeededFuture(items)
         : page(service, url, arrayName, pageSize, next, items);
     });
   }

@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
 import org.jboss.logging.Logger;
 
 /**
@@ -89,7 +90,7 @@ public final class ModuleDescriptorParser {
     var methods = new LinkedHashSet<String>();
     for (var method : endpoint.getJsonArray("methods", new JsonArray())) {
       if (method instanceof String name && !name.isBlank()) {
-        methods.add(name.trim().toUpperCase());
+        methods.add(name.trim().toUpperCase(Locale.ROOT));
       }
     }
     if (methods.isEmpty()) {

@@ -10,8 +10,8 @@ import java.util.Map;
 public record ModuleRoutes(RoutingTable ingress, RoutingTable egress, Map<String, String> locationByModuleId,
   List<String> modulePermissions, boolean systemUserRequired) {
 
-  public static final ModuleRoutes NONE =
-    new ModuleRoutes(new RoutingTable(List.of()), new RoutingTable(List.of()), Map.of(), List.of(), false);
+  public static final ModuleRoutes NONE = new ModuleRoutes(new RoutingTable(List.of()), new RoutingTable(List.of()),
+    Map.of(), List.of(), false);
 
   /**
    * {@code systemUserRequired}: the bootstrap says the module needs a system user, so its egress calls without
@@ -28,8 +28,10 @@ public record ModuleRoutes(RoutingTable ingress, RoutingTable egress, Map<String
    * that start with a desired name (a trailing {@code *} dropped), as upstream's ModulePermissionPopulator.
    */
   public List<String> modulePermissionsFor(List<String> desired) {
-    return modulePermissions.stream().filter(permission -> desired.stream().anyMatch(name ->
-      permission.startsWith(name.endsWith("*") ? name.substring(0, name.length() - 1) : name))).toList();
+    return modulePermissions.stream()
+      .filter(permission -> desired.stream()
+        .anyMatch(name -> permission.startsWith(name.endsWith("*") ? name.substring(0, name.length() - 1) : name)))
+      .toList();
   }
 
   /** {@code mod-users} of {@code mod-users-19.1.0-SNAPSHOT.42}: the id up to the dash before the version. */

@@ -2,6 +2,7 @@ package org.folio.sidecar.routing;
 
 import java.util.ArrayList;
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A FOLIO endpoint path pattern compiled once: {@code {name}} matches one or more characters other than '/',
@@ -86,6 +87,8 @@ public final class PathPattern {
     return matchFrom(path, 0, 0);
   }
 
+  // a switch statement: its cases return from inside loops, which a switch expression cannot
+  @SuppressWarnings("RefactorSwitch")
   private boolean matchFrom(String path, int position, int part) {
     if (part == kinds.length) {
       return position == path.length();
@@ -118,6 +121,7 @@ public final class PathPattern {
   }
 
   /** The leading literal path segment ({@code /items} of {@code /items/{id}}), or null when it holds a wildcard. */
+  @Nullable
   String firstSegment() {
     if (kinds.length == 0 || kinds[0] != LITERAL) {
       return null;

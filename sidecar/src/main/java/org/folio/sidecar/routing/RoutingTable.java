@@ -5,6 +5,7 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The endpoints of a module, indexed by their first path segment. Lookup picks the most specific pattern that
@@ -12,8 +13,8 @@ import java.util.Map;
  */
 public final class RoutingTable {
 
-  private static final Comparator<RoutingEntry> MOST_SPECIFIC_FIRST =
-    (a, b) -> b.pattern().compareSpecificity(a.pattern());
+  private static final Comparator<RoutingEntry> MOST_SPECIFIC_FIRST = (a, b) -> b.pattern()
+    .compareSpecificity(a.pattern());
 
   private final Map<String, List<RoutingEntry>> bySegment;
   private final List<RoutingEntry> leadingWildcards;
@@ -43,7 +44,7 @@ public final class RoutingTable {
   }
 
   /** The matching entry, or null when no endpoint answers this method and path; {@code multiple} entries ignored. */
-  public RoutingEntry lookup(String method, String path) {
+  public @Nullable RoutingEntry lookup(String method, String path) {
     return lookup(method, path, null, false);
   }
 
@@ -52,7 +53,7 @@ public final class RoutingTable {
    * Entries of {@code multiple} interfaces (several modules provide them) match only the module the header
    * names. On egress a named module is all that may match; on ingress other entries still do.
    */
-  public RoutingEntry lookup(String method, String path, String moduleId, boolean egress) {
+  public @Nullable RoutingEntry lookup(String method, String path, @Nullable String moduleId, boolean egress) {
     var inSegment = firstMatch(bySegment.get(firstSegment(path)), method, path, moduleId, egress);
     var wildcard = firstMatch(leadingWildcards, method, path, moduleId, egress);
     if (inSegment == null || wildcard == null) {
@@ -61,7 +62,8 @@ public final class RoutingTable {
     return MOST_SPECIFIC_FIRST.compare(inSegment, wildcard) <= 0 ? inSegment : wildcard;
   }
 
-  private static RoutingEntry firstMatch(List<RoutingEntry> candidates, String method, String path, String moduleId,
+  private static @Nullable RoutingEntry firstMatch(@Nullable List<RoutingEntry> candidates, String method, String path,
+    @Nullable String moduleId,
     boolean egress) {
     if (candidates == null) {
       return null;
@@ -74,7 +76,7 @@ public final class RoutingTable {
     return null;
   }
 
-  private static boolean selectable(RoutingEntry entry, String moduleId, boolean egress) {
+  private static boolean selectable(RoutingEntry entry, @Nullable String moduleId, boolean egress) {
     if (moduleId == null) {
       return !entry.isMultiple();
     }

@@ -22,6 +22,7 @@ import org.folio.sidecar.config.PlatformConfig;
 import org.folio.sidecar.platform.PeriodicReload;
 import org.folio.sidecar.platform.PlatformClient;
 import org.jboss.logging.Logger;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Holds the module's current routes. From MODULE_DESCRIPTOR_PATH when set (local use, tests), otherwise from
@@ -42,7 +43,7 @@ public class RoutingTableProvider {
   private final PlatformConfig platformConfig;
   private volatile ModuleRoutes routes = ModuleRoutes.NONE;
   private volatile boolean loaded;
-  private PeriodicReload reloads;
+  private @Nullable PeriodicReload reloads;
 
   RoutingTableProvider(ModuleConfig moduleConfig, EgressConfig egressConfig, Vertx vertx, PlatformClient platform,
     RetryConfig retry, PlatformConfig platformConfig) {
@@ -92,7 +93,8 @@ public class RoutingTableProvider {
     if (file.isPresent()) {
       return vertx.executeBlocking(() -> fromFile(file.get())).onSuccess(this::swap);
     }
-    var url = ConfigValidator.withoutTrailingSlash(egressConfig.applicationsUrl()) + "/modules/" + moduleConfig.moduleId();
+    var url = ConfigValidator.withoutTrailingSlash(egressConfig.applicationsUrl()) + "/modules/"
+      + moduleConfig.moduleId();
     return platform.get("mgr-applications", url).map(ModuleDescriptorParser::parseRoutes).onSuccess(this::swap);
   }
 

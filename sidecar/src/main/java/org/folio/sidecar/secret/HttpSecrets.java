@@ -57,7 +57,8 @@ final class HttpSecrets implements SecretStore {
       var value = read.apply(new JsonObject(text == null ? "{}" : text));
       return value == null ? Future.failedFuture(SidecarError.secretNotFound(key)) : Future.succeededFuture(value);
     } catch (DecodeException | ClassCastException e) {
-      return Future.failedFuture(SidecarError.secretStoreUnavailable(name + " answered something that is not its JSON"));
+      return Future
+        .failedFuture(SidecarError.secretStoreUnavailable(name + " answered something that is not its JSON"));
     }
   }
 }

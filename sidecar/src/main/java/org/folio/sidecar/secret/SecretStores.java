@@ -28,6 +28,7 @@ import org.eclipse.microprofile.config.Config;
 import org.folio.sidecar.config.ConfigValidator;
 import org.folio.sidecar.config.SecretStoreConfig;
 import org.folio.sidecar.config.TlsConfig;
+import org.jspecify.annotations.Nullable;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
@@ -53,7 +54,7 @@ public class SecretStores {
   private static final class Lazy implements SecretStore {
 
     private final Supplier<SecretStore> build;
-    private volatile SecretStore store;
+    private volatile @Nullable SecretStore store;
 
     Lazy(Supplier<SecretStore> build) {
       this.build = build;
@@ -100,7 +101,8 @@ public class SecretStores {
 
   /** KV v2: {@code GET /v1/<mount>/data/<path>}, the value at {@code data.data.<name>}; key {@code a_b_c} is {@code a/b}, {@code c}. */
   private static HttpSecrets.Protocol vault(SecretStoreConfig.Vault vault) {
-    var base = ConfigValidator.withoutTrailingSlash(vault.address().orElseThrow()) + "/v1/" + vault.secretRoot() + "/data/";
+    var base = ConfigValidator.withoutTrailingSlash(vault.address().orElseThrow()) + "/v1/" + vault.secretRoot()
+      + "/data/";
     var token = vault.token().orElseThrow();
     return new HttpSecrets.Protocol() {
       @Override
@@ -142,9 +144,11 @@ public class SecretStores {
       vault.pemFilePath().filter(p -> !p.isBlank())
         .ifPresent(pem -> options.setTrustOptions(new PemTrustOptions().addCertPath(pem)));
       vault.truststoreFilePath().filter(p -> !p.isBlank())
-        .ifPresent(jks -> options.setTrustOptions(new JksOptions().setPath(jks).setPassword(vault.keystorePassword().orElse(null))));
+        .ifPresent(jks -> options
+          .setTrustOptions(new JksOptions().setPath(jks).setPassword(vault.keystorePassword().orElse(null))));
       vault.keystoreFilePath().filter(p -> !p.isBlank())
-        .ifPresent(jks -> options.setKeyCertOptions(new JksOptions().setPath(jks).setPassword(vault.keystorePassword().orElse(null))));
+        .ifPresent(jks -> options
+          .setKeyCertOptions(new JksOptions().setPath(jks).setPassword(vault.keystorePassword().orElse(null))));
     }
     return WebClient.create(vertx, options);
   }
@@ -152,17 +156,18 @@ public class SecretStores {
   private static WebClient fsspClient(Vertx vertx, SecretStoreConfig.Fssp fssp, TlsConfig tls) {
     var options = new WebClientOptions().setUserAgentEnabled(false).setFollowRedirects(false)
       .setVerifyHost(tls.verifyHostname());
-    fssp.trustStorePath().filter(p -> !p.isBlank()).ifPresent(path ->
-      options.setTrustOptions(store(path, fssp.trustStoreFileType(), fssp.trustStorePassword())));
-    fssp.keyStorePath().filter(p -> !p.isBlank()).ifPresent(path ->
-      options.setKeyCertOptions(store(path, fssp.keyStoreFileType(), fssp.keyStorePassword())));
+    fssp.trustStorePath().filter(p -> !p.isBlank())
+      .ifPresent(path -> options.setTrustOptions(store(path, fssp.trustStoreFileType(), fssp.trustStorePassword())));
+    fssp.keyStorePath().filter(p -> !p.isBlank())
+      .ifPresent(path -> options.setKeyCertOptions(store(path, fssp.keyStoreFileType(), fssp.keyStorePassword())));
     return WebClient.create(vertx, options);
   }
 
   private static KeyStoreOptionsBase store(String path, Optional<String> type,
     Optional<String> password) {
     boolean jks = type.map(t -> t.equalsIgnoreCase("JKS")).orElse(path.endsWith(".jks"));
-    return jks ? new JksOptions().setPath(path).setPassword(password.orElse(null))
+    return jks
+      ? new JksOptions().setPath(path).setPassword(password.orElse(null))
       : new PfxOptions().setPath(path).setPassword(password.orElse(null));
   }
 
@@ -185,7 +190,8 @@ public class SecretStores {
     if (!aws.useIam()) {
       builder.credentialsProvider(StaticCredentialsProvider.create(
         AwsBasicCredentials.create(aws.accessKey().orElseThrow(), aws.secretKey().orElseThrow())));
-      var path = aws.ecsCredentialsPath().or(() -> Optional.ofNullable(System.getenv("AWS_CONTAINER_CREDENTIALS_RELATIVE_URI")));
+      var path = aws.ecsCredentialsPath()
+        .or(() -> Optional.ofNullable(System.getenv("AWS_CONTAINER_CREDENTIALS_RELATIVE_URI")));
       aws.ecsCredentialsEndpoint().filter(endpoint -> !endpoint.isBlank())
         .ifPresent(endpoint -> builder.endpointOverride(URI.create(endpoint + path.orElse(""))));
     }

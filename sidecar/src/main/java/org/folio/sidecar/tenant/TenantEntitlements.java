@@ -24,6 +24,7 @@ import org.folio.sidecar.config.TenantConfig;
 import org.folio.sidecar.platform.PeriodicReload;
 import org.folio.sidecar.platform.PlatformClient;
 import org.folio.sidecar.token.ServiceTokens;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The tenants entitled to this module, by name. Loaded from mgr-tenant-entitlements (every page, unlike
@@ -32,7 +33,6 @@ import org.folio.sidecar.token.ServiceTokens;
  */
 @Singleton
 public class TenantEntitlements {
-
 
   private final TenantConfig config;
   private final ModuleConfig module;
@@ -44,7 +44,7 @@ public class TenantEntitlements {
   private final Ticker ticker;
   private final AtomicLong lastUnknownReload;
   private volatile Set<String> enabled = Set.of();
-  private PeriodicReload reloads;
+  private @Nullable PeriodicReload reloads;
 
   TenantEntitlements(TenantConfig config, ModuleConfig module, Vertx vertx, PlatformClient platform,
     RetryConfig retry, PlatformConfig platformConfig, Ticker ticker) {
@@ -109,7 +109,8 @@ public class TenantEntitlements {
 
   /** Re-reads the entitled tenants; on failure the current set stays. */
   public Future<Set<String>> reload() {
-    var url = ConfigValidator.withoutTrailingSlash(config.entitlementsUrl()) + "/entitlements/modules/" + module.moduleId();
+    var url = ConfigValidator.withoutTrailingSlash(config.entitlementsUrl()) + "/entitlements/modules/"
+      + module.moduleId();
     return platform.getAll("mgr-tenant-entitlements", url, "entitlements", config.entitlementsBatchSize())
       .map(entitlements -> entitlements.stream().map(entitlement -> entitlement.getString("tenantId")).toList())
       .compose(this::tenantNames)

@@ -72,7 +72,8 @@ public class RealmKeys {
     }
     return fetch(realm).compose(fetched -> {
       var key = fetched.byKeyId().get(keyId);
-      return key != null ? Future.succeededFuture(key)
+      return key != null
+        ? Future.succeededFuture(key)
         : Future.failedFuture(SidecarError.unauthorized("token signed with an unknown key"));
     });
   }
@@ -89,7 +90,8 @@ public class RealmKeys {
       .onComplete(result -> {
         inFlight.remove(realm);
         if (result.failed()) {
-          promise.fail(SidecarError.keycloakUnavailable("cannot fetch realm keys: " + result.cause().getClass().getSimpleName()));
+          promise.fail(
+            SidecarError.keycloakUnavailable("cannot fetch realm keys: " + result.cause().getClass().getSimpleName()));
           return;
         }
         var response = result.result();
@@ -99,7 +101,8 @@ public class RealmKeys {
           realms.put(realm, empty);
           promise.complete(empty);
         } else if (response.statusCode() != 200) {
-          promise.fail(SidecarError.keycloakUnavailable("Keycloak answered " + response.statusCode() + " for realm keys"));
+          promise
+            .fail(SidecarError.keycloakUnavailable("Keycloak answered " + response.statusCode() + " for realm keys"));
         } else {
           var keySet = parse(realm, response.bodyAsString());
           realms.put(realm, keySet);

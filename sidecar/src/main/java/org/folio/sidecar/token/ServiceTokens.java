@@ -33,7 +33,8 @@ public class ServiceTokens {
     this.config = config;
     this.secrets = secrets;
     // the legacy baseline also caches service tokens as upstream v3.0.18 does (its 50-tenant default)
-    var policy = cache.mode() == AuthzCacheConfig.Mode.LEGACY ? SharedTokens.Policy.upstreamV3(UPSTREAM_MAX_TENANTS)
+    var policy = cache.mode() == AuthzCacheConfig.Mode.LEGACY
+      ? SharedTokens.Policy.upstreamV3(UPSTREAM_MAX_TENANTS)
       : new SharedTokens.Policy(config.maxCapacity(), config.refreshFraction(), false);
     this.tokens = new SharedTokens(this::obtain, policy, registry, "sidecar.tokens", ticker);
   }
@@ -52,8 +53,8 @@ public class ServiceTokens {
     var clientId = MASTER.equals(realm) ? config.adminClientId() : config.serviceClientId();
     var secretKey = config.secureStoreEnv() + "_" + realm + "_" + clientId;
     return secrets.secret(secretKey).compose(secret -> endpoint.request(realm, MultiMap.caseInsensitiveMultiMap()
-        .add("grant_type", "client_credentials").add("client_id", clientId).add("client_secret", secret),
-        "service token"))
+      .add("grant_type", "client_credentials").add("client_id", clientId).add("client_secret", secret),
+      "service token"))
       .onFailure(error -> secrets.forgetWhenRefused(error, secretKey));
   }
 }

@@ -93,8 +93,10 @@ final class SharedTokens {
       }
       return Future.succeededFuture(token.value());
     }
-    return Future.fromCompletionStage(tokens.get(tenant, (t, executor) ->
-      acquire(t, "acquire").toCompletionStage().toCompletableFuture())).map(SharedToken::value);
+    return Future
+      .fromCompletionStage(
+        tokens.get(tenant, (t, executor) -> acquire(t, "acquire").toCompletionStage().toCompletableFuture()))
+      .map(SharedToken::value);
   }
 
   void evict(String tenant) {

@@ -23,6 +23,7 @@ import org.folio.sidecar.config.ConfigValidator;
 import org.folio.sidecar.config.KeycloakConfig;
 import org.folio.sidecar.error.SidecarError;
 import org.jose4j.jwt.consumer.InvalidJwtException;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Verifies a caller's Keycloak token: its issuer must be exactly {@code KC_URL/realms/<tenant>} (upstream only
@@ -79,7 +80,8 @@ public class TokenVerifier {
   }
 
   private Future<VerifiedToken> unexpired(VerifiedToken claims) {
-    return claims.expiresAtSeconds() + skewSeconds >= clock.millis() / 1000 ? Future.succeededFuture(claims)
+    return claims.expiresAtSeconds() + skewSeconds >= clock.millis() / 1000
+      ? Future.succeededFuture(claims)
       : Future.failedFuture(SidecarError.unauthorized("token expired"));
   }
 
@@ -122,7 +124,7 @@ public class TokenVerifier {
     });
   }
 
-  private String realmOf(String issuer) {
+  private @Nullable String realmOf(String issuer) {
     if (!issuer.startsWith(issuerPrefix)) {
       return null;
     }

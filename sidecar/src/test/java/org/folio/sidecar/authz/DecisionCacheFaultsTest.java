@@ -20,7 +20,8 @@ class DecisionCacheFaultsTest {
   private final ControlledKeycloak keycloak = new ControlledKeycloak();
 
   private DecisionCache cache(long maxSize) {
-    return new DecisionCache(keycloak, TestCacheConfig.defaults(maxSize), new SimpleMeterRegistry(), ticker, Runnable::run);
+    return new DecisionCache(keycloak, TestCacheConfig.defaults(maxSize), new SimpleMeterRegistry(), ticker,
+      Runnable::run);
   }
 
   private static AuthorizationRequest request(String user, String session, String permission) {
@@ -55,7 +56,7 @@ class DecisionCacheFaultsTest {
     assertThat(cache.decide(grant).result()).isEqualTo(Decision.PERMIT);
     var refresh = lastCall();
     // the entry is pushed out by others while Keycloak thinks
-    for (var other : new String[] {"/b#GET", "/c#GET", "/d#GET"}) {
+    for (var other : new String[]{"/b#GET", "/c#GET", "/d#GET"}) {
       cache.decide(request("u2", "s9", other));
       lastCall().allow();
     }

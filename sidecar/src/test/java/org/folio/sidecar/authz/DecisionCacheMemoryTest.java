@@ -28,7 +28,8 @@ class DecisionCacheMemoryTest {
     for (int p = 0; p < 20; p++) {
       permissions.add("/inventory/items/{id}/part" + p + "#GET");
     }
-    var cache = new DecisionCache(request -> Future.succeededFuture(Decision.PERMIT), TestCacheConfig.defaults(ENTRIES), new SimpleMeterRegistry(),
+    var cache = new DecisionCache(request -> Future.succeededFuture(Decision.PERMIT), TestCacheConfig.defaults(ENTRIES),
+      new SimpleMeterRegistry(),
       Ticker.systemTicker());
 
     // When the cache is filled to its default bound

@@ -165,7 +165,8 @@ class DecisionCacheModelTest {
     private void logoutUser() {
       var tenant = pick(TENANTS);
       var user = pick(USERS);
-      invalidate(key -> key.tenant().equals(tenant) && user.equals(key.userId()), () -> cache.invalidateUser(tenant, user));
+      invalidate(key -> key.tenant().equals(tenant) && user.equals(key.userId()),
+        () -> cache.invalidateUser(tenant, user));
     }
 
     private void revokeTenant() {

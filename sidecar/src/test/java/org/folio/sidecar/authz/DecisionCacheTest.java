@@ -50,7 +50,8 @@ class DecisionCacheTest {
 
     // When Keycloak refreshes the token (new exp, iat and jti; same session)
     var refreshed = platform.tokens().refresh(alpha, login).getString("access_token");
-    assertThat(Tokens.claims(refreshed).getString("jti")).isNotEqualTo(Tokens.claims(login.getString("access_token")).getString("jti"));
+    assertThat(Tokens.claims(refreshed).getString("jti"))
+      .isNotEqualTo(Tokens.claims(login.getString("access_token")).getString("jti"));
     get("alpha", refreshed, "/items/3").statusCode(200);
 
     // Then Keycloak is not asked again

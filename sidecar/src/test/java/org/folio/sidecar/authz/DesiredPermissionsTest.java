@@ -46,7 +46,8 @@ class DesiredPermissionsTest {
     var asked = platform.managers().findAll(getRequestedFor(lookups));
     assertThat(asked.size() - before).isEqualTo(1);
     var lookup = asked.get(asked.size() - 1);
-    assertThat(lookup.queryParameter("desiredPermissions").values()).containsExactly("circulation.loans.*", "items.loans.view");
+    assertThat(lookup.queryParameter("desiredPermissions").values()).containsExactly("circulation.loans.*",
+      "items.loans.view");
     assertThat(lookup.getHeader("x-okapi-tenant")).isEqualTo("alpha");
   }
 

@@ -16,8 +16,7 @@ import org.junit.jupiter.api.Test;
 
 /** Legacy mode reproduces upstream v3.0.18's cache, bug included: the baseline the optimized cache is measured against. */
 @QuarkusTest
-@WithTestResource(value = SidecarTestResource.class, parallel = true,
-  initArgs = @ResourceArg(name = "sidecar.authz-cache.mode", value = "legacy"))
+@WithTestResource(value = SidecarTestResource.class, parallel = true, initArgs = @ResourceArg(name = "sidecar.authz-cache.mode", value = "legacy"))
 class LegacyCacheModeTest {
 
   private final TestPlatform platform = TestPlatform.get();
@@ -43,7 +42,8 @@ class LegacyCacheModeTest {
 
     assertThat(calls).isGreaterThanOrEqualTo(3 * TestPlatform.SERVICE_TENANTS * 2);
     var metrics = SidecarCalls.metrics().extract().asString();
-    var evictions = Pattern.compile("(?m)^cache_evictions_count\\{.*cache=\"sidecar.authz.decisions\".*\\} ([0-9.E]+)").matcher(metrics);
+    var evictions = Pattern.compile("(?m)^cache_evictions_count\\{.*cache=\"sidecar.authz.decisions\".*\\} ([0-9.E]+)")
+      .matcher(metrics);
     double evicted = 0;
     while (evictions.find()) {
       evicted += Double.parseDouble(evictions.group(1));

@@ -31,7 +31,6 @@ class RefreshAheadTest {
     return platform.tokens().login(platform.alpha(), platform.alpha().allowed()).getString("access_token");
   }
 
-
   @Test
   void grantInUseIsRecheckedInTheBackground() {
     // Given a cached grant older than refresh-after

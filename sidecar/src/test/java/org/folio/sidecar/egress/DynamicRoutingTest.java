@@ -59,7 +59,7 @@ class DynamicRoutingTest {
     given().header("x-okapi-tenant", "alpha").header("x-okapi-module-hint", "mod-notes")
       .get("/notes/2").then().statusCode(200);
 
-    for (var id : new String[] {"1", "2"}) {
+    for (var id : new String[]{"1", "2"}) {
       platform.others().verify(1, getRequestedFor(urlEqualTo("/notes-location/notes/" + id))
         .withHeader("x-system-token", WireMock.matching(".+")));
     }

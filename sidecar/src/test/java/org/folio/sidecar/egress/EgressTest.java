@@ -95,7 +95,8 @@ class EgressTest {
     // When the mounted overrides file moves mod-source-record-storage to its dedicated deployment, under load
     var failures = new AtomicInteger();
     var switched = new AtomicInteger();
-    platform.writeRouteOverrides("{\"modules\":{\"mod-source-record-storage\":\"" + platform.dedicated().baseUrl() + "\"}}");
+    platform
+      .writeRouteOverrides("{\"modules\":{\"mod-source-record-storage\":\"" + platform.dedicated().baseUrl() + "\"}}");
     long started = System.nanoTime();
     await().atMost(Duration.ofSeconds(2)).pollInterval(Duration.ofMillis(20)).until(() -> {
       var response = given().header("x-okapi-tenant", "alpha").get("/source-storage/records/1");
@@ -112,7 +113,8 @@ class EgressTest {
       assertThat(failures).hasValue(0);
       given().header("x-okapi-tenant", "alpha").post("/source-storage/records").then().statusCode(200)
         .body("from", equalTo("dedicated"));
-      given().header("x-okapi-tenant", "alpha").get("/users/1").then().statusCode(200).body("from", equalTo("discovered"));
+      given().header("x-okapi-tenant", "alpha").get("/users/1").then().statusCode(200).body("from",
+        equalTo("discovered"));
     } finally {
       platform.writeRouteOverrides("{}");
     }

@@ -40,10 +40,11 @@ class SystemUserTokenTest {
     given().header("x-okapi-tenant", "alpha").get("/users/11").then().statusCode(200);
     given().header("x-okapi-tenant", "alpha").header("x-okapi-token", "null").get("/users/12").then().statusCode(200);
     // an Authorization header alone is no user token on egress
-    given().header("x-okapi-tenant", "alpha").header("Authorization", "Bearer x").get("/users/13").then().statusCode(200);
+    given().header("x-okapi-tenant", "alpha").header("Authorization", "Bearer x").get("/users/13").then()
+      .statusCode(200);
 
     var tokens = new java.util.HashSet<String>();
-    for (var id : new String[] {"11", "12", "13"}) {
+    for (var id : new String[]{"11", "12", "13"}) {
       var sent = platform.others().findAll(getRequestedFor(urlEqualTo("/users/" + id))).get(0);
       tokens.add(sent.getHeader("x-okapi-token"));
       assertThat(sent.getHeader("x-system-token")).isNotBlank();

@@ -33,17 +33,18 @@ class ErrorBodyTest {
     var alpha = platform.alpha();
     var allowed = platform.tokens().login(alpha, alpha.allowed()).getString("access_token");
     var denied = platform.tokens().login(alpha, alpha.denied()).getString("access_token");
-    var cases = new Case[] {
+    var cases = new Case[]{
       new Case("no token", spec -> spec.header("x-okapi-tenant", "alpha"), "GET", "/items/1",
         401, "UnauthorizedException", "authorization_error", "Unauthorized"),
       new Case("garbage token", spec -> spec.header("x-okapi-tenant", "alpha").header("x-okapi-token", "a.b.c"),
         "GET", "/items/1", 401, "UnauthorizedException", "authorization_error", "Unauthorized"),
-      new Case("token of another tenant", spec -> spec.header("x-okapi-tenant", "beta").header("x-okapi-token", allowed),
+      new Case("token of another tenant",
+        spec -> spec.header("x-okapi-tenant", "beta").header("x-okapi-token", allowed),
         "GET", "/items/1", 401, "UnauthorizedException", "authorization_error", "Unauthorized"),
       new Case("permission missing", spec -> spec.header("x-okapi-tenant", "alpha").header("x-okapi-token", denied),
         "GET", "/items/1", 403, "ForbiddenException", "authorization_error", "Access Denied"),
       new Case("tokens differ", spec -> spec.header("x-okapi-tenant", "alpha").header("x-okapi-token", allowed)
-          .header("Authorization", "Bearer " + denied), "GET", "/items/1",
+        .header("Authorization", "Bearer " + denied), "GET", "/items/1",
         400, "BadRequestException", "service_error", "X-Okapi-Token is not equal to Authorization token"),
       new Case("tenant not entitled", spec -> spec.header("x-okapi-tenant", "stranger"), "GET", "/public/info",
         400, "TenantNotEnabledException", "tenant_not_enabled", "Application is not enabled for tenant: stranger"),

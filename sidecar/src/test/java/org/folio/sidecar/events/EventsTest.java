@@ -44,14 +44,14 @@ class EventsTest {
 
     try (var events = platform.events()) {
       events.entitlement("beta", "REVOKE");
-      await().atMost(WITHIN).pollInterval(Duration.ofMillis(50)).untilAsserted(() ->
-        given().header("x-okapi-tenant", "beta").get("/public/info").then().statusCode(400)
+      await().atMost(WITHIN).pollInterval(Duration.ofMillis(50))
+        .untilAsserted(() -> given().header("x-okapi-tenant", "beta").get("/public/info").then().statusCode(400)
           .body("errors[0].code", equalTo("tenant_not_enabled"))
           .body("errors[0].message", equalTo("Application is not enabled for tenant: beta")));
 
       events.entitlement("beta", "ENTITLE");
-      await().atMost(WITHIN).pollInterval(Duration.ofMillis(50)).untilAsserted(() ->
-        given().header("x-okapi-tenant", "beta").get("/public/info").then().statusCode(200));
+      await().atMost(WITHIN).pollInterval(Duration.ofMillis(50))
+        .untilAsserted(() -> given().header("x-okapi-tenant", "beta").get("/public/info").then().statusCode(200));
     }
   }
 
@@ -68,30 +68,32 @@ class EventsTest {
       events.logout("alpha", alpha.allowed().folioId(), Tokens.claims(token).getString("sid"));
     }
 
-    await().atMost(WITHIN).pollInterval(Duration.ofMillis(50)).untilAsserted(() -> get("alpha", token, "/items/20").statusCode(401));
+    await().atMost(WITHIN).pollInterval(Duration.ofMillis(50))
+      .untilAsserted(() -> get("alpha", token, "/items/20").statusCode(401));
   }
 
   @Test
   void movedModuleIsRoutedAnewAfterItsDiscoveryEvent() throws Exception {
     var bootstrapFile = Path.of(platform.descriptorPath());
     var original = Files.readString(bootstrapFile);
-    given().header("x-okapi-tenant", "alpha").get("/users/5").then().statusCode(200).body("from", equalTo("discovered"));
+    given().header("x-okapi-tenant", "alpha").get("/users/5").then().statusCode(200).body("from",
+      equalTo("discovered"));
     var moved = new JsonObject(original);
     moved.getJsonArray("requiredModules").getJsonObject(0).put("location", platform.dedicated().baseUrl());
 
     try (var events = platform.events()) {
       Files.writeString(bootstrapFile, moved.encodePrettily());
       events.discovery("mod-users-19.0.0");
-      await().atMost(WITHIN).pollInterval(Duration.ofMillis(50)).untilAsserted(() ->
-        given().header("x-okapi-tenant", "alpha").get("/users/5").then().statusCode(200).body("from", equalTo("dedicated")));
+      await().atMost(WITHIN).pollInterval(Duration.ofMillis(50)).untilAsserted(() -> given()
+        .header("x-okapi-tenant", "alpha").get("/users/5").then().statusCode(200).body("from", equalTo("dedicated")));
     } finally {
       Files.writeString(bootstrapFile, original);
       try (var events = platform.events()) {
         events.discovery("mod-users-19.0.0");
       }
     }
-    await().atMost(Duration.ofSeconds(3)).untilAsserted(() ->
-      given().header("x-okapi-tenant", "alpha").get("/users/5").then().body("from", equalTo("discovered")));
+    await().atMost(Duration.ofSeconds(3)).untilAsserted(
+      () -> given().header("x-okapi-tenant", "alpha").get("/users/5").then().body("from", equalTo("discovered")));
   }
 
   @Test
@@ -99,17 +101,19 @@ class EventsTest {
     var alpha = platform.alpha();
     var first = platform.tokens().login(alpha, alpha.allowed());
     var second = platform.tokens().login(alpha, alpha.allowed());
-    for (var login : new JsonObject[] {first, second}) {
+    for (var login : new JsonObject[]{first, second}) {
       get("alpha", login.getString("access_token"), "/items/21").statusCode(200);
       platform.tokens().logout(alpha, login);
     }
 
     try (var events = platform.events()) {
-      events.logout("alpha", alpha.allowed().folioId(), Tokens.claims(first.getString("access_token")).getString("sid"));
+      events.logout("alpha", alpha.allowed().folioId(),
+        Tokens.claims(first.getString("access_token")).getString("sid"));
       events.send("folio.alpha.mod-login-keycloak.logout", "not json at all");
       events.send("folio.alpha.mod-login-keycloak.logout", "{\"type\":\"LOGOUT\"}");
       events.send("folio.entitlement", "{\"moduleId\":\"mod-items-1.0.0\",\"type\":\"EXPLODE\"}");
-      events.logout("alpha", alpha.allowed().folioId(), Tokens.claims(second.getString("access_token")).getString("sid"));
+      events.logout("alpha", alpha.allowed().folioId(),
+        Tokens.claims(second.getString("access_token")).getString("sid"));
     }
 
     await().atMost(WITHIN).pollInterval(Duration.ofMillis(50)).untilAsserted(() -> {

@@ -1,6 +1,5 @@
 package org.folio.sidecar.events;
 
-
 import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;

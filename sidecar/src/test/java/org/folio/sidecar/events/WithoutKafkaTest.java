@@ -10,8 +10,7 @@ import org.junit.jupiter.api.Test;
 
 /** Kafka is optional: without KAFKA_HOST the sidecar starts and serves. */
 @QuarkusTest
-@WithTestResource(value = SidecarTestResource.class, parallel = true,
-  initArgs = @ResourceArg(name = "events.kafka-host", value = ""))
+@WithTestResource(value = SidecarTestResource.class, parallel = true, initArgs = @ResourceArg(name = "events.kafka-host", value = ""))
 class WithoutKafkaTest {
 
   @Test

@@ -20,7 +20,8 @@ class AccessLineFormatTest {
       "remote-user", "-", "method", "GET", "path", "/circulation/loans", "protocol", "HTTP/1.1", "status", "200",
       "bytes", "512"));
     more.putAll(Map.of("rt", "0.043", "uct", "0.001", "uht", "0.040", "urt", "0.043", "user-agent", "okhttp/4",
-      "x-okapi-tenant", "diku", "x-okapi-user-id", "u-1", "x-okapi-request-id", "123456/circulation;654321/circulation"));
+      "x-okapi-tenant", "diku", "x-okapi-user-id", "u-1", "x-okapi-request-id",
+      "123456/circulation;654321/circulation"));
 
     var line = AccessLineFormat.parse(AccessLineFormat.UPSTREAM_DEFAULT).render(more::get, AT);
 
@@ -34,8 +35,10 @@ class AccessLineFormatTest {
   @Test
   void anOperatorsFormatPicksItsFieldsAndLeavesUnknownOnesEmpty() {
     var line = AccessLineFormat.parse("%X{method} %X{path} %X{status} tenant=%X{x-okapi-tenant} why=%X{reason}"
-      + " nothing=%X{no-such-field} 100%%n").render(Map.of("method", "POST", "path", "/items", "status", "401",
-      "x-okapi-tenant", "diku", "reason", "token expired")::get, AT);
+      + " nothing=%X{no-such-field} 100%%n").render(
+        Map.of("method", "POST", "path", "/items", "status", "401",
+          "x-okapi-tenant", "diku", "reason", "token expired")::get,
+        AT);
 
     assertThat(line).isEqualTo("POST /items 401 tenant=diku why=token expired nothing= 100%");
   }

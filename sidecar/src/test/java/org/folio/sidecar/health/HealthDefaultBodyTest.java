@@ -21,7 +21,8 @@ class HealthDefaultBodyTest {
   @Test
   void healthBodiesAreUpstreamsDefault() {
     TestPlatform.get().resetModule();
-    for (var path : new String[] {"/admin/health", "/admin/health/ready", "/admin/health/live", "/admin/health/started"}) {
+    for (var path : new String[]{"/admin/health", "/admin/health/ready", "/admin/health/live",
+      "/admin/health/started"}) {
       await().atMost(Duration.ofSeconds(15)).untilAsserted(() -> {
         var body = given().get(path).then().statusCode(200).extract().asString();
         assertThat(new JsonObject(body)).isEqualTo(new JsonObject().put("status", "UP"));

@@ -37,7 +37,7 @@ class AmbiguousHeadersTest {
       .header("x-okapi-token", token).header("x-okapi-token", other);
 
     for (var request : java.util.List.of(twoTenants, twoAuthorizations, twoTokens)) {
-      for (var path : new String[] {"/items/1", "/public/info", "/users/1"}) {
+      for (var path : new String[]{"/items/1", "/public/info", "/users/1"}) {
         request.apply(given()).get(path).then().statusCode(400)
           .body("errors[0].code", equalTo("service_error"))
           .body("errors[0].type", equalTo("BadRequestException"));

@@ -118,7 +118,7 @@ class IngressTest {
     var tenant = platform.alpha();
     long now = TestClocks.epochSecond();
     var shortLived = Tokens.sign(Tokens.claims(allowedToken()).put("iat", System.currentTimeMillis() / 1000)
-        .put("exp", now + 2),
+      .put("exp", now + 2),
       tenant.signingKey().getPrivate(), tenant.keyId(), "RS256");
     given().header("x-okapi-tenant", "alpha").header("x-okapi-token", shortLived).get("/public/info")
       .then().statusCode(200);
@@ -138,11 +138,12 @@ class IngressTest {
     var alpha = platform.alpha();
     var beta = platform.beta();
     var claims = Tokens.claims(allowedToken());
-    var tampered = Tokens.withPayload(allowedToken(), claims.copy().put("user_id", "00000000-0000-0000-0000-000000000001"));
+    var tampered = Tokens.withPayload(allowedToken(),
+      claims.copy().put("user_id", "00000000-0000-0000-0000-000000000001"));
     var signedByOtherRealm = Tokens.sign(claims, beta.signingKey().getPrivate(), beta.keyId(), "RS256");
     var signedByStranger = Tokens.sign(claims, FolioRealmsKeys.stranger().getPrivate(), alpha.keyId(), "RS256");
 
-    for (var forged : new String[] {tampered, signedByOtherRealm, signedByStranger}) {
+    for (var forged : new String[]{tampered, signedByOtherRealm, signedByStranger}) {
       given().header("x-okapi-tenant", "alpha").header("x-okapi-token", forged).get("/items/1")
         .then().statusCode(401);
     }
@@ -161,7 +162,7 @@ class IngressTest {
     var hmacKey = new SecretKeySpec(alpha.signingKey().getPublic().getEncoded(), "HmacSHA256");
     var symmetric = Tokens.sign(claims, hmacKey, alpha.keyId(), "HS256");
 
-    for (var token : new String[] {unsigned, symmetric, "not-a-jwt", "a.b.c"}) {
+    for (var token : new String[]{unsigned, symmetric, "not-a-jwt", "a.b.c"}) {
       given().header("x-okapi-tenant", "alpha").header("x-okapi-token", token).get("/items/1")
         .then().statusCode(401).body("errors[0].code", equalTo("authorization_error"));
     }
@@ -189,7 +190,8 @@ class IngressTest {
   void endpointWithoutPermissionsIsForwardedWithoutToken() {
     given().header("x-okapi-tenant", "alpha").get("/public/info").then().statusCode(200);
 
-    platform.module().verify(1, getRequestedFor(urlEqualTo("/public/info")).withHeader("x-okapi-user-id", WireMock.absent()));
+    platform.module().verify(1,
+      getRequestedFor(urlEqualTo("/public/info")).withHeader("x-okapi-user-id", WireMock.absent()));
   }
 
   @Test

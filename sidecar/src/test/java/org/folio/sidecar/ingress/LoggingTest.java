@@ -34,16 +34,17 @@ class LoggingTest {
       given().header("x-okapi-tenant", "alpha").header("Authorization", "Bearer " + allowed)
         .header("x-okapi-request-id", "424242").get("/items/1").then().statusCode(200);
       given().header("x-okapi-tenant", "alpha").header("x-okapi-token", denied).get("/items/1").then().statusCode(403);
-      given().header("x-okapi-tenant", "alpha").header("x-okapi-token", tampered).get("/items/1").then().statusCode(401);
+      given().header("x-okapi-tenant", "alpha").header("x-okapi-token", tampered).get("/items/1").then()
+        .statusCode(401);
       given().header("x-okapi-tenant", "alpha").header("x-okapi-token", denied)
         .header("Authorization", "Bearer " + allowed).get("/items/1").then().statusCode(400);
 
       // Then no line holds any part of a token, and the access log names each request once (written off the
       // event loop, so the last ones may trail the answers)
-      await().atMost(Duration.ofSeconds(10)).until(() ->
-        capture.lines().stream().filter(line -> line.startsWith("transaction ")).count() == 4);
+      await().atMost(Duration.ofSeconds(10))
+        .until(() -> capture.lines().stream().filter(line -> line.startsWith("transaction ")).count() == 4);
       var lines = capture.lines();
-      for (var token : new String[] {allowed, denied, tampered}) {
+      for (var token : new String[]{allowed, denied, tampered}) {
         for (var part : token.split("\\.")) {
           assertThat(lines).noneMatch(line -> line.contains(part));
         }

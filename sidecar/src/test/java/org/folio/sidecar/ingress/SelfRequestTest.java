@@ -58,9 +58,10 @@ class SelfRequestTest {
     var marker = marker();
     var alpha = platform.alpha();
     var token = platform.tokens().login(alpha, alpha.allowed()).getString("access_token");
-    var tampered = Tokens.withPayload(token, Tokens.claims(token).put("user_id", "00000000-0000-0000-0000-000000000009"));
+    var tampered = Tokens.withPayload(token,
+      Tokens.claims(token).put("user_id", "00000000-0000-0000-0000-000000000009"));
 
-    for (var bad : new String[] {tampered, "not-a-jwt"}) {
+    for (var bad : new String[]{tampered, "not-a-jwt"}) {
       given().header(SIGNATURE, marker).header("x-okapi-token", bad).get("/items/5")
         .then().statusCode(401).body("errors[0].code", equalTo("authorization_error"));
     }

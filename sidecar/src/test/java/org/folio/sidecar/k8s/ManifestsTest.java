@@ -73,10 +73,12 @@ class ManifestsTest {
     var given = new HashSet<String>();
     ((Map<String, Object>) Manifests.base("configmap-sidecar.yaml").get("data")).keySet().forEach(given::add);
     ((Map<String, Object>) Manifests.base("secret-sidecar.yaml").get("stringData")).keySet().forEach(given::add);
-    ((List<Map<String, Object>>) Manifests.sidecarContainer().get("env")).forEach(env -> given.add((String) env.get("name")));
+    ((List<Map<String, Object>>) Manifests.sidecarContainer().get("env"))
+      .forEach(env -> given.add((String) env.get("name")));
     var overlay = Manifests.documents(Manifests.ROOT.resolve("overlays/mod-inventory/kustomization.yaml")).get(0);
     for (var generator : (List<Map<String, Object>>) overlay.get("configMapGenerator")) {
-      ((List<String>) generator.get("literals")).forEach(literal -> given.add(literal.substring(0, literal.indexOf('='))));
+      ((List<String>) generator.get("literals"))
+        .forEach(literal -> given.add(literal.substring(0, literal.indexOf('='))));
     }
 
     assertThat(given).hasSizeGreaterThan(15);
@@ -107,7 +109,8 @@ class ManifestsTest {
     var version = pom.replaceAll("(?s).*?<version>([^<]+)</version>.*", "$1").replace("-SNAPSHOT", "");
 
     assertThat(Manifests.sidecarContainer().get("image")).isEqualTo("folioorg/folio-caching-sidecar:" + version);
-    assertThat(Files.readString(Path.of("../image/build.sh"))).contains("IMAGE=folioorg/folio-caching-sidecar:$VERSION");
+    assertThat(Files.readString(Path.of("../image/build.sh")))
+      .contains("IMAGE=folioorg/folio-caching-sidecar:$VERSION");
   }
 
   @Test
@@ -127,7 +130,8 @@ class ManifestsTest {
     var mounts = (List<Map<String, Object>>) sidecar.get("volumeMounts");
     var tmp = mounts.stream().filter(mount -> "/tmp".equals(mount.get("mountPath"))).findFirst().orElseThrow();
     var volumes = (List<Map<String, Object>>) pod.get("volumes");
-    assertThat(volumes).anyMatch(volume -> tmp.get("name").equals(volume.get("name")) && volume.containsKey("emptyDir"));
+    assertThat(volumes)
+      .anyMatch(volume -> tmp.get("name").equals(volume.get("name")) && volume.containsKey("emptyDir"));
   }
 
   /** Upstream names wired in application.properties, plus every mapping property's own environment name. */

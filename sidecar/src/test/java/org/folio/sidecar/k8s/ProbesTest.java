@@ -17,7 +17,7 @@ class ProbesTest {
 
   @Test
   void probePathsOfTheDeploymentAnswer200() {
-    for (var probe : new String[] {"readinessProbe", "livenessProbe", "startupProbe"}) {
+    for (var probe : new String[]{"readinessProbe", "livenessProbe", "startupProbe"}) {
       var path = Manifests.probePath(probe);
       await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> given().get(path).then().statusCode(200));
     }

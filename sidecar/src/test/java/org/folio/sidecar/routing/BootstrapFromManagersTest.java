@@ -78,7 +78,8 @@ class BootstrapFromManagersTest {
   @Order(1)
   void aRefusedFirstCallAndOddEndpointsStillEndReadyWithEveryGoodRoute() {
     platform.resetModule();
-    await().atMost(Duration.ofSeconds(15)).untilAsserted(() -> given().get("/admin/health/ready").then().statusCode(200));
+    await().atMost(Duration.ofSeconds(15))
+      .untilAsserted(() -> given().get("/admin/health/ready").then().statusCode(200));
 
     given().header("x-okapi-tenant", "alpha").get("/public/info").then().statusCode(200);
     given().header("x-okapi-tenant", "alpha").get("/odd/fields").then().statusCode(200);

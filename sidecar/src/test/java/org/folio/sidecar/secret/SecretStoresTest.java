@@ -48,7 +48,9 @@ class SecretStoresTest {
   private static final String VALUE = "s3cr3t-value-0123456789";
   private static final String ROTATED = "r0tated-value-9876543210";
 
-  enum Store { AWS_SSM, VAULT, FSSP }
+  enum Store {
+    AWS_SSM, VAULT, FSSP
+  }
 
   private static Vertx vertx;
   private static WireMockServer server;
@@ -120,7 +122,8 @@ class SecretStoresTest {
         .withBody("{\"__type\":\"ParameterNotFound\",\"message\":\"\"}")));
       case VAULT -> server.stubFor(get(urlEqualTo("/v1/secret/data/folio/alpha"))
         .willReturn(okJson("{\"data\":{\"data\":{\"other\":\"x\"}}}")));
-      case FSSP -> server.stubFor(get(urlEqualTo("/secure-store/entries/" + KEY)).willReturn(aResponse().withStatus(404)));
+      case FSSP ->
+        server.stubFor(get(urlEqualTo("/secure-store/entries/" + KEY)).willReturn(aResponse().withStatus(404)));
     }
   }
 
@@ -195,14 +198,15 @@ class SecretStoresTest {
     var dir = Files.createTempDirectory("vault-tls");
     var keystore = Certificates.selfSigned(dir, "vault");
     var https = vertx.createHttpServer(new HttpServerOptions().setSsl(true)
-        .setKeyCertOptions(new PfxOptions().setPath(keystore.toString()).setPassword(Certificates.PASSWORD)))
+      .setKeyCertOptions(new PfxOptions().setPath(keystore.toString()).setPassword(Certificates.PASSWORD)))
       .requestHandler(request -> request.response().putHeader("content-type", "application/json")
         .end(new JsonObject().put("data", new JsonObject().put("data",
           new JsonObject().put("sidecar-module-access-client", VALUE))).encode()))
       .listen(0, "127.0.0.1").toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
     try {
       var address = "https://localhost:" + https.actualPort();
-      var trusting = vaultOverTls(address, Map.of("secret-store.vault.pem-file-path", dir.resolve("vault.pem").toString()));
+      var trusting = vaultOverTls(address,
+        Map.of("secret-store.vault.pem-file-path", dir.resolve("vault.pem").toString()));
       var trustingNothing = vaultOverTls(address, Map.of());
 
       assertThat(await(trusting.secret(KEY)).result()).isEqualTo(VALUE);

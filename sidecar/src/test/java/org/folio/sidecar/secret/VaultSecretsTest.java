@@ -44,7 +44,7 @@ class VaultSecretsTest {
       var managers = TestPlatform.get().managers();
       managers.stubFor(get(urlEqualTo("/v1/secret/data/folio/master")).withHeader("X-Vault-Token", equalTo(VAULT_TOKEN))
         .willReturn(okJson(kv("folio-backend-admin-client", TestPlatform.ADMIN_CLIENT_SECRET))));
-      for (var tenant : new String[] {"alpha", "beta"}) {
+      for (var tenant : new String[]{"alpha", "beta"}) {
         managers.stubFor(get(urlEqualTo("/v1/secret/data/folio/" + tenant))
           .withHeader("X-Vault-Token", equalTo(VAULT_TOKEN))
           .willReturn(okJson(kv(FolioRealms.SERVICE_CLIENT, TestTenant.SERVICE_SECRET))));

@@ -39,7 +39,7 @@ public final class EntitlementOverKafka {
         given().header("x-okapi-tenant", tenant).get("/public/info").then().statusCode(200);
       });
     }
-    await().atMost(Duration.ofSeconds(15)).untilAsserted(() ->
-      given().get("/admin/health").then().statusCode(200).body("status", equalTo("UP")));
+    await().atMost(Duration.ofSeconds(15))
+      .untilAsserted(() -> given().get("/admin/health").then().statusCode(200).body("status", equalTo("UP")));
   }
 }

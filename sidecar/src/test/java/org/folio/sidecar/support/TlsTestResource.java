@@ -59,7 +59,8 @@ public class TlsTestResource implements QuarkusTestResourceLifecycleManager {
     var options = new HttpServerOptions().setSsl(true)
       .setKeyCertOptions(new PfxOptions().setPath(keystore.toString()).setPassword(PASSWORD));
     return vertx.createHttpServer(options)
-      .requestHandler(request -> request.response().putHeader("content-type", "application/json").end("{\"from\":\"tls\"}"))
+      .requestHandler(
+        request -> request.response().putHeader("content-type", "application/json").end("{\"from\":\"tls\"}"))
       .listen(0, "127.0.0.1").toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS).actualPort();
   }
 }

@@ -51,7 +51,8 @@ class CrossTenantTest {
 
     assertThat(hop.count(Kind.INTROSPECT) - introspections).isEqualTo(1);
     assertThat(hop.count(Kind.EXCHANGE) - exchanges).isEqualTo(1);
-    var forwarded = platform.module().findAll(getRequestedFor(urlEqualTo("/items/31"))).get(0).getHeader("x-okapi-token");
+    var forwarded = platform.module().findAll(getRequestedFor(urlEqualTo("/items/31"))).get(0)
+      .getHeader("x-okapi-token");
     var claims = Tokens.claims(forwarded);
     assertThat(claims.getString("iss")).endsWith("/realms/beta");
     assertThat(claims.getString("azp")).isEqualTo("impersonation-client");

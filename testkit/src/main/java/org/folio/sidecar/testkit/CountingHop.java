@@ -20,7 +20,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 public final class CountingHop {
 
-  public enum Kind { UMA, TOKEN, EXCHANGE, INTROSPECT, KEYS, OTHER }
+  public enum Kind {
+    UMA, TOKEN, EXCHANGE, INTROSPECT, KEYS, OTHER
+  }
 
   private final Vertx vertx = Vertx.vertx();
   // wide enough that the hop never queues the sidecars' UMA calls under load
@@ -65,7 +67,8 @@ public final class CountingHop {
           case "/cut" -> cut();
           case "/restore" -> restore();
           case "/reset" -> resetCounts();
-          default -> extraControls.getOrDefault(request.path(), () -> { }).run();
+          default -> extraControls.getOrDefault(request.path(), () -> {
+          }).run();
         }
         var body = new io.vertx.core.json.JsonObject();
         counts.forEach((kind, count) -> body.put(kind.name(), count.get()));

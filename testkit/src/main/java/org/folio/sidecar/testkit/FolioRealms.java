@@ -118,8 +118,10 @@ public final class FolioRealms {
       .put("protocolMappers", new JsonArray()
         .add(mapper("username", "oidc-usermodel-property-mapper", "username", "sub"))
         .add(mapper("user_id mapper", "oidc-usermodel-attribute-mapper", "user_id", "user_id"))
-        .add(subjectMapper())), 201, 409);
-    var clientId = created.status() == 201 ? created.createdId()
+        .add(subjectMapper())),
+      201, 409);
+    var clientId = created.status() == 201
+      ? created.createdId()
       : admin.expect("GET", "/" + tenant + "/clients?clientId=impersonation-client", null, 200).array()
         .getJsonObject(0).getString("id");
     var realmManagement = admin.expect("GET", "/" + tenant + "/clients?clientId=realm-management", null, 200).array()
@@ -148,7 +150,8 @@ public final class FolioRealms {
       .array().getJsonObject(0).getString("id");
     var policyName = "Policy for user: " + user.folioId();
     var existing = admin.expect("GET", server + "/policy/search?name=" + encode(policyName), null, 200, 204);
-    var policyId = existing.status() == 200 ? existing.json().getString("id")
+    var policyId = existing.status() == 200
+      ? existing.json().getString("id")
       : admin.expect("POST", server + "/policy/user", new JsonObject().put("name", policyName).put("logic", "POSITIVE")
         .put("users", new JsonArray().add(kcUserId)), 201).json().getString("id");
     var resource = admin.expect("GET", server + "/resource?exactName=true&deep=true&name=" + encode(path), null, 200)
@@ -189,7 +192,8 @@ public final class FolioRealms {
 
   /** The module's system user (named like the module), as mgr-tenant-entitlements creates it on install. */
   public void provisionSystemUser(String tenant, String moduleName) {
-    createUser(tenant, new TestTenant.User(moduleName, java.util.UUID.nameUUIDFromBytes(moduleName.getBytes()).toString()));
+    createUser(tenant,
+      new TestTenant.User(moduleName, java.util.UUID.nameUUIDFromBytes(moduleName.getBytes()).toString()));
   }
 
   private void createUser(String tenant, TestTenant.User user) {
@@ -199,7 +203,8 @@ public final class FolioRealms {
       .put("emailVerified", true)
       .put("attributes", new JsonObject().put("user_id", new JsonArray().add(user.folioId())))
       .put("credentials", new JsonArray().add(new JsonObject()
-        .put("type", "password").put("value", TestTenant.PASSWORD).put("temporary", false))), 201);
+        .put("type", "password").put("value", TestTenant.PASSWORD).put("temporary", false))),
+      201);
   }
 
   private static JsonObject loginClient(String tenant, TestTenant.User allowed) {
@@ -225,7 +230,8 @@ public final class FolioRealms {
     return new JsonArray()
       .add(new JsonObject().put("type", "role").put("name", "System role policy").put("logic", "POSITIVE")
         .put("decisionStrategy", "UNANIMOUS")
-        .put("config", new JsonObject().put("roles", "[{\"id\":\"System\",\"required\":false}]").put("fetchRoles", "true")))
+        .put("config",
+          new JsonObject().put("roles", "[{\"id\":\"System\",\"required\":false}]").put("fetchRoles", "true")))
       .add(new JsonObject().put("type", "scope").put("name", "System role permission").put("logic", "POSITIVE")
         .put("decisionStrategy", "UNANIMOUS")
         .put("config", new JsonObject().put("scopes", new JsonArray(SCOPES).encode())
@@ -326,7 +332,8 @@ public final class FolioRealms {
       .put("config", new JsonObject()
         .put("priority", new JsonArray().add("1000")).put("enabled", new JsonArray().add("true"))
         .put("active", new JsonArray().add("true")).put("algorithm", new JsonArray().add("RS256"))
-        .put("privateKey", new JsonArray().add(pem))), 201);
+        .put("privateKey", new JsonArray().add(pem))),
+      201);
     var keys = admin.expect("GET", "/" + tenant + "/keys", null, 200).json().getJsonArray("keys");
     var kids = new ArrayList<String>();
     for (var item : keys) {

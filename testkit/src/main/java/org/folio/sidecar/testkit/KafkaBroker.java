@@ -26,7 +26,8 @@ public final class KafkaBroker {
     // the test kit's own listeners stay plaintext (it supports no other); clients get a TLS listener of their own
     int tlsPort = FreePorts.next();
     var cluster = secured(new TestKitNodes.Builder().setCombined(true).setNumBrokerNodes(1).setNumControllerNodes(1)
-      .build(), Map.of(
+      .build(),
+      Map.of(
         "listeners", "EXTERNAL://localhost:0,CONTROLLER://localhost:0,TLS://localhost:" + tlsPort,
         "listener.security.protocol.map", "EXTERNAL:PLAINTEXT,CONTROLLER:PLAINTEXT,TLS:SSL",
         "listener.name.tls.ssl.keystore.location", keystore.toString(),

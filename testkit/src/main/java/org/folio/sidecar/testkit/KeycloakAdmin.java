@@ -30,11 +30,13 @@ public final class KeycloakAdmin {
 
   /** POSTs a form to a realm's token endpoint and returns the JSON answer; fails on any status but 200. */
   public JsonObject token(String realm, Map<String, String> form) {
-    var response = send(HttpRequest.newBuilder(URI.create(baseUrl + "/realms/" + realm + "/protocol/openid-connect/token"))
-      .header("content-type", "application/x-www-form-urlencoded")
-      .POST(HttpRequest.BodyPublishers.ofString(encode(form))).build());
+    var response = send(
+      HttpRequest.newBuilder(URI.create(baseUrl + "/realms/" + realm + "/protocol/openid-connect/token"))
+        .header("content-type", "application/x-www-form-urlencoded")
+        .POST(HttpRequest.BodyPublishers.ofString(encode(form))).build());
     if (response.statusCode() != 200) {
-      throw new IllegalStateException("token request to " + realm + " failed: " + response.statusCode() + " " + response.body());
+      throw new IllegalStateException(
+        "token request to " + realm + " failed: " + response.statusCode() + " " + response.body());
     }
     return new JsonObject(response.body());
   }
@@ -61,7 +63,8 @@ public final class KeycloakAdmin {
     var builder = HttpRequest.newBuilder(URI.create(baseUrl + "/admin/realms" + path))
       .header("authorization", "Bearer " + adminToken())
       .header("content-type", "application/json")
-      .method(method, body == null ? HttpRequest.BodyPublishers.noBody()
+      .method(method, body == null
+        ? HttpRequest.BodyPublishers.noBody()
         : HttpRequest.BodyPublishers.ofString(body.toString()));
     var response = send(builder.build());
     return new Answer(response.statusCode(), response.body(), response.headers().firstValue("location").orElse(null));
@@ -87,7 +90,8 @@ public final class KeycloakAdmin {
 
   static String encode(Map<String, String> form) {
     return form.entrySet().stream()
-      .map(e -> URLEncoder.encode(e.getKey(), StandardCharsets.UTF_8) + "=" + URLEncoder.encode(e.getValue(), StandardCharsets.UTF_8))
+      .map(e -> URLEncoder.encode(e.getKey(), StandardCharsets.UTF_8) + "="
+        + URLEncoder.encode(e.getValue(), StandardCharsets.UTF_8))
       .collect(Collectors.joining("&"));
   }
 

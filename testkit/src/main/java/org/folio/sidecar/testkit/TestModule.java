@@ -64,9 +64,11 @@ public final class TestModule {
         .add(required("mod-users-19.0.0", othersUrl, "users",
           handler("GET", "/users/{id}", "users.item.get"), handler("GET", "/users", "users.collection.get"),
           handler("POST", "/users/import", "users.import"), handler("POST", "/users/{id}/notes", "users.notes.post"),
-          handler("GET", "/users/{id}/desired", "users.desired.get").put("permissionsDesired", new JsonArray().add("users.item*"))))
+          handler("GET", "/users/{id}/desired", "users.desired.get").put("permissionsDesired",
+            new JsonArray().add("users.item*"))))
         .add(required("mod-source-record-storage-5.9.0", othersUrl, "source-storage-records",
-          handler("GET", "/source-storage/records/{id}", "srs.get"), handler("POST", "/source-storage/records", "srs.post")))
+          handler("GET", "/source-storage/records/{id}", "srs.get"),
+          handler("POST", "/source-storage/records", "srs.post")))
         .add(required("mod-down-1.0.0", downUrl, "down", handler("GET", "/down/{id}", "down.get")))
         .add(multiple("mod-codex-ekb-1.0.0", othersUrl + "/ekb"))
         .add(multiple("mod-codex-inventory-2.0.0", othersUrl + "/inventory")));

@@ -102,8 +102,10 @@ public final class TestPlatform {
     for (var tenant : provisioned) {
       var key = PREFIX + "tenant." + tenant.name() + ".";
       System.setProperty(key + "kid", tenant.keyId());
-      System.setProperty(key + "private", Base64.getEncoder().encodeToString(tenant.signingKey().getPrivate().getEncoded()));
-      System.setProperty(key + "public", Base64.getEncoder().encodeToString(tenant.signingKey().getPublic().getEncoded()));
+      System.setProperty(key + "private",
+        Base64.getEncoder().encodeToString(tenant.signingKey().getPrivate().getEncoded()));
+      System.setProperty(key + "public",
+        Base64.getEncoder().encodeToString(tenant.signingKey().getPublic().getEncoded()));
     }
     var downUrl = "http://127.0.0.1:" + FreePorts.next();
     System.setProperty(PREFIX + "descriptor", TestModule.writeBootstrap(others.baseUrl(), downUrl, false).toString());
@@ -136,9 +138,10 @@ public final class TestPlatform {
         .put("tenantId", tenantId(name)).put("modules", new io.vertx.core.json.JsonArray()));
       tenants.add(new io.vertx.core.json.JsonObject().put("id", tenantId(name)).put("name", name));
     }
-    managers.stubFor(WireMock.get(WireMock.urlPathEqualTo("/entitlements/modules/" + TestModule.NAME + "-" + TestModule.VERSION))
-      .willReturn(WireMock.okJson(new io.vertx.core.json.JsonObject().put("entitlements", entitlements)
-        .put("totalRecords", entitlements.size()).encode())));
+    managers.stubFor(
+      WireMock.get(WireMock.urlPathEqualTo("/entitlements/modules/" + TestModule.NAME + "-" + TestModule.VERSION))
+        .willReturn(WireMock.okJson(new io.vertx.core.json.JsonObject().put("entitlements", entitlements)
+          .put("totalRecords", entitlements.size()).encode())));
     managers.stubFor(WireMock.get(WireMock.urlPathEqualTo("/tenants"))
       .willReturn(WireMock.okJson(new io.vertx.core.json.JsonObject().put("tenants", tenants)
         .put("totalRecords", tenants.size()).encode())));
@@ -184,7 +187,8 @@ public final class TestPlatform {
   public Map<String, String> sidecarConfig() {
     var config = new java.util.HashMap<String, String>();
     for (var tenant : allTenantNames()) {
-      config.put("secret-store.ephemeral.content.folio_" + tenant + "_" + FolioRealms.SERVICE_CLIENT, TestTenant.SERVICE_SECRET);
+      config.put("secret-store.ephemeral.content.folio_" + tenant + "_" + FolioRealms.SERVICE_CLIENT,
+        TestTenant.SERVICE_SECRET);
     }
     config.put("secret-store.ephemeral.content.folio_master_folio-backend-admin-client", ADMIN_CLIENT_SECRET);
     // the system user of the module in alpha: login client secret and password, under upstream's key names
@@ -264,7 +268,8 @@ public final class TestPlatform {
   public void resetModule() {
     for (var stub : List.of(others, dedicated)) {
       stub.resetTo(List.of(any(anyUrl()).atPriority(10).willReturn(aResponse().withStatus(200)
-        .withHeader("content-type", "application/json").withBody("{\"from\":\"" + (stub == others ? "discovered" : "dedicated") + "\"}"))));
+        .withHeader("content-type", "application/json")
+        .withBody("{\"from\":\"" + (stub == others ? "discovered" : "dedicated") + "\"}"))));
     }
     module.resetTo(List.of(
       any(anyUrl()).atPriority(10).willReturn(aResponse().withStatus(200)
@@ -305,7 +310,8 @@ public final class TestPlatform {
         var realms = new FolioRealms(keycloakAdmin);
         names.forEach(realms::provisionServiceOnly);
         System.setProperty(PREFIX + "service-tenants", "provisioned");
-        LOGGER.infof("Provisioned %d service-only realms in %d ms", SERVICE_TENANTS, (System.nanoTime() - started) / 1_000_000);
+        LOGGER.infof("Provisioned %d service-only realms in %d ms", SERVICE_TENANTS,
+          (System.nanoTime() - started) / 1_000_000);
       }
     }
     return List.copyOf(names);

@@ -67,7 +67,8 @@ public final class Tokens {
   /** Replaces the payload of a real token and keeps its signature: what a tampering caller would send. */
   public static String withPayload(String token, JsonObject claims) {
     var parts = token.split("\\.");
-    var payload = Base64.getUrlEncoder().withoutPadding().encodeToString(claims.encode().getBytes(StandardCharsets.UTF_8));
+    var payload = Base64.getUrlEncoder().withoutPadding()
+      .encodeToString(claims.encode().getBytes(StandardCharsets.UTF_8));
     return parts[0] + "." + payload + "." + parts[2];
   }
 }

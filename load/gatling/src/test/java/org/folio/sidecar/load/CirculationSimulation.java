@@ -21,10 +21,10 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The circulation workload of the A/B run, against one fleet of sidecars (baseline or optimized): check-outs and
- * check-ins by staff users of every tenant, each with the token its session holds now, plus data-import-like
- * traffic. Or the hit-path overhead phases: the users module called directly, through its sidecar with a warm
- * cache, and through nginx, one after another at a fixed rate. All addresses come from
- * system properties that load/run-ab.sh sets, and are loopback addresses.
+ * check-ins by staff users of every tenant, each with the token its session holds now, plus data-import-like traffic.
+ * Or the hit-path overhead phases: the users module called directly, through its sidecar with a warm cache, and through
+ * nginx, one after another at a fixed rate. All addresses come from system properties that load/run-ab.sh sets, and are
+ * loopback addresses.
  */
 public class CirculationSimulation extends Simulation {
 
@@ -48,15 +48,16 @@ public class CirculationSimulation extends Simulation {
   private final AtomicLong items = new AtomicLong();
 
   {
-    HttpProtocolBuilder protocol = http.shareConnections().acceptHeader("application/json").contentTypeHeader("application/json")
-      .header("x-okapi-tenant", "#{tenant}").header("x-okapi-token", "#{token}");
+    HttpProtocolBuilder protocol = http.shareConnections().acceptHeader("application/json")
+      .contentTypeHeader("application/json").header("x-okapi-tenant", "#{tenant}")
+      .header("x-okapi-token", "#{token}");
     var populations = new ArrayList<PopulationBuilder>();
     if (DURATION > 0) {
       int ramp = Math.max(1, Math.min(10, DURATION / 5));
-      populations.add(transaction("check-out", CIRCULATION + "/circulation/check-out-by-barcode", 201)
-        .injectOpen(rampUsersPerSec(1).to(RATE).during(ramp), constantUsersPerSec(RATE).during(DURATION - ramp)));
-      populations.add(transaction("check-in", CIRCULATION + "/circulation/check-in-by-barcode", 200)
-        .injectOpen(rampUsersPerSec(1).to(RATE).during(ramp), constantUsersPerSec(RATE).during(DURATION - ramp)));
+      populations.add(transaction("check-out", CIRCULATION + "/circulation/check-out-by-barcode", 201).injectOpen(
+        rampUsersPerSec(1).to(RATE).during(ramp), constantUsersPerSec(RATE).during(DURATION - ramp)));
+      populations.add(transaction("check-in", CIRCULATION + "/circulation/check-in-by-barcode", 200).injectOpen(
+        rampUsersPerSec(1).to(RATE).during(ramp), constantUsersPerSec(RATE).during(DURATION - ramp)));
       populations.add(transaction("import", INVENTORY + "/inventory/import", 201)
         .injectOpen(constantUsersPerSec(IMPORT_RATE).during(DURATION)));
     }
@@ -64,8 +65,8 @@ public class CirculationSimulation extends Simulation {
     // alternating order, so that no path always comes first or last and a passing stall of the shared machine
     // (another process's GC, say) lands on one short phase rather than on one path's whole sample; each path's
     // statistics cover all of its rounds
-    var order = new ArrayList<>(List.of(Map.entry("nginx", NGINX), Map.entry("sidecar", SIDECAR),
-      Map.entry("direct", DIRECT)));
+    var order = new ArrayList<>(
+      List.of(Map.entry("nginx", NGINX), Map.entry("sidecar", SIDECAR), Map.entry("direct", DIRECT)));
     order.removeIf(target -> target.getValue().isEmpty());
     var phases = new ArrayList<Map.Entry<String, String>>();
     for (int round = 0; round < OVERHEAD_ROUNDS; round++) {
@@ -75,7 +76,8 @@ public class CirculationSimulation extends Simulation {
     for (int i = phases.size() - 1; i >= 0; i--) {
       var target = phases.get(i);
       var phase = overhead(target.getKey() + "-" + (i / order.size() + 1), target.getKey(), target.getValue())
-        .injectOpen(nothingFor(Duration.ofSeconds(1)), constantUsersPerSec(OVERHEAD_RATE).during(OVERHEAD_DURATION));
+        .injectOpen(nothingFor(Duration.ofSeconds(1)),
+          constantUsersPerSec(OVERHEAD_RATE).during(OVERHEAD_DURATION));
       chained = chained == null ? phase : phase.andThen(chained);
     }
     if (chained != null) {
@@ -87,7 +89,8 @@ public class CirculationSimulation extends Simulation {
 
   private ScenarioBuilder transaction(String name, String url, int expectedStatus) {
     return scenario(name).feed(tokens.circular()).exec(session -> session.set("item", items.incrementAndGet()))
-      .exec(http(name).post(url).body(StringBody("{\"itemBarcode\":\"#{item}\",\"userBarcode\":\"#{userId}\"}"))
+      .exec(http(name).post(url)
+        .body(StringBody("{\"itemBarcode\":\"#{item}\",\"userBarcode\":\"#{userId}\"}"))
         .check(status().is(expectedStatus)));
   }
 
@@ -164,7 +167,8 @@ public class CirculationSimulation extends Simulation {
       try {
         var body = client.send(java.net.http.HttpRequest.newBuilder(java.net.URI.create(url)).build(),
           java.net.http.HttpResponse.BodyHandlers.ofString()).body();
-        return (List<Map<String, Object>>) new com.fasterxml.jackson.databind.ObjectMapper().readValue(body, List.class);
+        return (List<Map<String, Object>>) new com.fasterxml.jackson.databind.ObjectMapper().readValue(body,
+          List.class);
       } catch (java.io.IOException e) {
         throw new java.io.UncheckedIOException(e);
       } catch (InterruptedException e) {

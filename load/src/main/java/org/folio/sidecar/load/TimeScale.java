@@ -1,0 +1,75 @@
+package org.folio.sidecar.load;
+
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * One factor for every time constant of a run, so a compressed run keeps production's proportions: token lifespan
+ * (FOLIO's 600 s), the users' refresh point (70 % of it, so it follows), both caches' TTLs and offsets. A constant
+ * upstream hard-codes cannot be scaled; {@link #unscaled()} names them for the report.
+ */
+record TimeScale(double factor) {
+
+  /** FOLIO's access token lifespan. */
+  static final Duration TOKEN_LIFESPAN = Duration.ofSeconds(600);
+
+  /** The optimized cache's documented defaults and legacy mode's offset, as the sidecar's variables name them. */
+  private static final Map<String, Duration> PRODUCTION = productionConstants();
+
+  TimeScale {
+    if (!(factor > 0 && factor <= 1)) {
+      throw new IllegalArgumentException("--time-scale must be in (0, 1], got " + factor);
+    }
+  }
+
+  private static Map<String, Duration> productionConstants() {
+    var constants = new LinkedHashMap<String, Duration>();
+    constants.put("SIDECAR_AUTHZ_CACHE_ALLOW_TTL", Duration.ofMinutes(5));
+    constants.put("SIDECAR_AUTHZ_CACHE_REFRESH_AFTER", Duration.ofMinutes(4));
+    constants.put("SIDECAR_AUTHZ_CACHE_DENY_TTL", Duration.ofSeconds(10));
+    constants.put("SIDECAR_AUTHZ_CACHE_MAX_STALENESS", Duration.ofMinutes(10));
+    constants.put("KC_AUTHORIZATION_CACHE_TTL_OFFSET", Duration.ofMillis(500));
+    return constants;
+  }
+
+  Duration scaled(Duration production) {
+    return Duration.ofNanos(Math.round(production.toNanos() * factor));
+  }
+
+  /** What {@code run} stands for in production time. */
+  Duration production(Duration run) {
+    return Duration.ofNanos(Math.round(run.toNanos() / factor));
+  }
+
+  Duration tokenLifespan() {
+    return scaled(TOKEN_LIFESPAN);
+  }
+
+  Duration allowTtl() {
+    return scaled(PRODUCTION.get("SIDECAR_AUTHZ_CACHE_ALLOW_TTL"));
+  }
+
+  /** The variables both fleets start with: each constant scaled (legacy mode's offset is plain milliseconds). */
+  Map<String, String> sidecarEnvironment() {
+    var env = new LinkedHashMap<String, String>();
+    PRODUCTION.forEach((variable, value) -> env.put(variable, variable.equals("KC_AUTHORIZATION_CACHE_TTL_OFFSET")
+      ? String.valueOf(scaled(value).toMillis())
+      : scaled(value).toMillis() + "ms"));
+    return env;
+  }
+
+  /** Production value and scaled value of every constant, for the report. */
+  Map<String, Duration[]> table() {
+    var table = new LinkedHashMap<String, Duration[]>();
+    table.put("access token lifespan (realm setting)", new Duration[]{TOKEN_LIFESPAN, tokenLifespan()});
+    PRODUCTION.forEach((variable, value) -> table.put("`" + variable + "`", new Duration[]{value, scaled(value)}));
+    return table;
+  }
+
+  /** Time constants of upstream's code that have no variable, and so keep their production value in any run. */
+  static String unscaled() {
+    return "legacy mode's service tokens are dropped 25 s before expiry (upstream v3.0.18 hard-codes it), and both "
+      + "fleets keep Keycloak's own timeouts";
+  }
+}
