@@ -50,14 +50,14 @@ final class AbReport {
       + "tenants, dropped 25 s before expiry, never renewed ahead).", base.getFirst().command());
     report.line("- **optimized**: `%s` with the default cache.", opt.getFirst().command());
     report.line("");
-    report.line("Runs in the order %s: each variant twice, so neither always meets the warmer Keycloak. Every counter "
-      + "below is a delta over the workload's window; the warm-up is not in it.",
-      String.join(", ", results.stream().map(AbRun.VariantResult::name).toList()));
+    report.line("Runs in the order %s%s. Every counter below is a delta over the workload's window; the warm-up is not "
+      + "in it.", String.join(", ", results.stream().map(AbRun.VariantResult::name).toList()),
+      results.size() > 2 ? ": each variant twice, so neither always meets the warmer Keycloak" : "");
     report.line("");
     report.line("## Time scale");
     report.line("");
     report.line("Every time constant of both fleets and of the workload is its production value x%s, so %d s of "
-      + "workload stand for %s of production time. Unscaled: %s.", number(profile.timeScale()),
+      + "workload stand for %s of production time. Unscaled: %s.", profile.timeScale(),
       profile.durationSeconds(), human(scale.production(Duration.ofSeconds(profile.durationSeconds()))),
       TimeScale.unscaled());
     report.line("");
@@ -111,6 +111,12 @@ final class AbReport {
         windows(results));
     report.line("");
 
+    var chart = Charts.umaPerSecond(out, results);
+    report.line(chart.endsWith(".png")
+      ? "![UMA decision calls per second, every run](" + chart + ")"
+      : "UMA calls per second over time: chart " + chart);
+    report.line("");
+
     report.line("## Decision cache, summed over the 6 sidecars");
     report.line("");
     report.line("| run | hits | misses | hit ratio |");
@@ -139,6 +145,25 @@ final class AbReport {
         : "| %s | %d | %s | %s | %s | %s |".formatted(result.name(), added.count(), millis(added.p50()),
           millis(added.p99()), millis(added.p999()), millis(added.max())));
     }
+    report.line("");
+
+    report.line("## The sidecars' JVM pauses");
+    report.line("");
+    report.line("From the GC and safepoint logs each sidecar of this build writes (`logs/<run>/jvm-<pid>.log`), over "
+      + "the processes' whole life, start and warm-up included; empty for another build given as baseline.");
+    report.line("");
+    report.line(
+      "| run | GC pauses | longest GC pause ms | GC pauses in all ms | longest safepoint ms | added time p99.9 ms |");
+    report.line("|---|---:|---:|---:|---:|---:|");
+    for (var result : results) {
+      var pauses = result.pauses();
+      report.line("| %s | %d | %.1f | %.1f | %.1f | %s |", result.name(), pauses.gcPauses(), pauses.gcMaxMillis(),
+        pauses.gcTotalMillis(), pauses.safepointMaxMillis(), millis(result.sidecarsAdded().p999()));
+    }
+    report.line("");
+    report
+      .line("Where the longest pause is far below the p99.9 of the time the sidecars added, the JVM does not explain "
+        + "that tail: Keycloak calls on misses (the baseline), or the shared 2-core machine, do.");
     report.line("");
 
     report.line("## Resources during the workload");
@@ -252,12 +277,6 @@ final class AbReport {
       report.target("check-out p99 lower than baseline's", "%s ms vs %s ms".formatted(number(optP99), number(baseP99)),
         optP99 < baseP99);
     }
-    for (var run : opt) {
-      long uma = run.keycloakCalls().get(Kind.UMA);
-      long minimum = minimumUma(run, profile);
-      report.target("optimized UMA calls within 1.1x of the minimum possible (" + run.name() + ")",
-        "%d vs minimum %d".formatted(uma, minimum), uma <= Math.ceil(minimum * 1.1));
-    }
     long errors = results.stream().flatMap(r -> r.stats().values().stream()).mapToLong(GatlingRun.Stats::ko).sum()
       + overhead.paths().values().stream().mapToLong(GatlingRun.Stats::ko).sum();
     report.target("0 errors", errors + " failed requests", errors == 0);
@@ -319,6 +338,9 @@ final class AbReport {
     if (millis % 60_000 == 0 && millis >= 60_000) {
       return millis / 60_000 + " min";
     }
+    if (millis < 1000) {
+      return millis + " ms";
+    }
     return millis % 1000 == 0 ? millis / 1000 + " s" : number(millis / 1000.0) + " s";
   }
 
@@ -349,7 +371,7 @@ final class AbReport {
       return;
     }
     var line = "| [%s](%s/report.md) | %s | x%s | %d of %d met%s |%n".formatted(out.getFileName(), out.getFileName(),
-      profile.name(), number(profile.timeScale()), targets - missed.size(), targets,
+      profile.name(), profile.timeScale(), targets - missed.size(), targets,
       missed.isEmpty() ? "" : "; missed: " + String.join("; ", missed));
     Files.writeString(index, line, StandardOpenOption.APPEND);
   }

@@ -62,7 +62,7 @@ public final class AbRun {
   record VariantResult(String variant, String name, String command, Map<String, GatlingRun.Stats> stats,
     Map<CountingHop.Kind, Integer> keycloakCalls, int distinctDecisionKeys, long[] cacheHitsMisses,
     SteadyState.Window steady, ProcessMeter.Usage sidecars, ProcessMeter.Usage keycloak,
-    long discoveryHits, AddedTime.Percentiles sidecarsAdded) {
+    long discoveryHits, AddedTime.Percentiles sidecarsAdded, JvmPauses pauses) {
 
     /** Requests the workload sent (check-outs, check-ins, imports), the base of the per-request costs. */
     long userRequests() {
@@ -149,9 +149,6 @@ public final class AbRun {
       tokens.start(tokensPort);
       var platform = new SidecarFleet.Platform(keycloak.hop().url(), "http://127.0.0.1:" + managersPort, entitled,
         ADMIN_SECRET, TestTenant.SERVICE_SECRET);
-      var ownBuild = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
-      ownBuild.addAll(Arrays.asList(SIDECAR_JVM_OPTIONS.split(" ")));
-      ownBuild.addAll(List.of("-jar", project.resolve("sidecar/target/quarkus-app/quarkus-run.jar").toString()));
       var workload = new LinkedHashMap<String, String>();
       workload.put("load.tokens", "http://127.0.0.1:" + tokensPort + "/tokens");
       workload.put("load.circulation", discovery.get(CirculationModules.CIRCULATION.name()));
@@ -172,12 +169,17 @@ public final class AbRun {
         var runName = order.size() == 2 ? variant : variant + ", run " + run;
         var runDir = order.size() == 2 ? variant : variant + "-" + run;
         boolean baseline = variant.equals("baseline");
+        var logs = Files.createDirectories(out.resolve("logs").resolve(runDir));
+        var ownBuild = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
+        ownBuild.addAll(Arrays.asList(SIDECAR_JVM_OPTIONS.split(" ")));
+        ownBuild.add(JvmPauses.jvmOption(logs));
+        ownBuild.addAll(List.of("-jar", project.resolve("sidecar/target/quarkus-app/quarkus-run.jar").toString()));
         var command = baseline ? baselineCommand.orElse(ownBuild) : ownBuild;
         var env = new HashMap<>(profile.scale().sidecarEnvironment());
         env.put("SIDECAR_AUTHZ_CACHE_MODE", baseline ? "legacy" : "optimized");
         log("%s: starting 6 sidecars (%s)", variant, String.join(" ", command));
         try (var fleet = SidecarFleet.start(command, env, platform, modulePorts, sidecarPorts, overrides,
-          out.resolve("logs").resolve(runDir))) {
+          logs)) {
           var warmToken = keycloak.admin().token(WarmUp.TENANT, Map.of("grant_type", "password",
             "client_id", WarmUp.TENANT + "-login-application", "client_secret", TestTenant.LOGIN_SECRET,
             "username", warmUser.username(), "password", TestTenant.PASSWORD)).getString("access_token");
@@ -207,7 +209,7 @@ public final class AbRun {
           }
           results.add(new VariantResult(variant, runName, String.join(" ", command), stats, calls,
             keycloak.hop().distinctDecisionKeys(), cacheDelta, steadyWindow, sidecarUsage, keycloakUsage,
-            stubs.discoveryHits() - trapBefore, added.read("")));
+            stubs.discoveryHits() - trapBefore, added.read(""), JvmPauses.read(logs)));
           log("%s: done after %d s", runName, elapsed(started));
           if (!baseline && overhead == Overhead.NONE) {
             overhead = overhead(project, profile, fleet, modulePorts, workload, out);

@@ -14,9 +14,12 @@ final class SteadyState {
   private record Sample(long umaCalls, long moduleRequests) {
   }
 
-  /** UMA calls per second over the window from {@code fromSecond} to {@code toSecond} of the sampling. */
-  record Window(double umaPerSecond, int fromSecond, int toSecond) {
-    static final Window NONE = new Window(Double.NaN, 0, 0);
+  /**
+   * UMA calls per second over the window from {@code fromSecond} to {@code toSecond} of the workload, and the calls
+   * of each second of the workload (for the report's chart).
+   */
+  record Window(double umaPerSecond, int fromSecond, int toSecond, long[] umaEachSecond) {
+    static final Window NONE = new Window(Double.NaN, 0, 0, new long[0]);
   }
 
   private final List<Sample> samples = new ArrayList<>();
@@ -57,8 +60,12 @@ final class SteadyState {
         return Window.NONE;
       }
       int from = last - (last - first) / 3;
+      var eachSecond = new long[last - first];
+      for (int i = first + 1; i <= last; i++) {
+        eachSecond[i - first - 1] = samples.get(i).umaCalls() - samples.get(i - 1).umaCalls();
+      }
       return new Window((double) (samples.get(last).umaCalls() - samples.get(from).umaCalls()) / (last - from),
-        from - first, last - first);
+        from - first, last - first, eachSecond);
     }
   }
 }
