@@ -8,9 +8,12 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ./mvnw -q -B -f load/gatling/pom.xml test-compile
-# nginx is the yardstick of the hit-path overhead; without it that row reads "not run"
-if ! [ -x /usr/sbin/nginx ] && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
-  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nginx-light) >/dev/null 2>&1 \
-    || echo "nginx could not be installed: the overhead table will have no nginx row"
+# nginx is the yardstick of the hit-path overhead, wrk drives its closed loop; without them those rows read "not run"
+need=()
+[ -x /usr/sbin/nginx ] || need+=(nginx-light)
+command -v wrk >/dev/null || need+=(wrk)
+if [ ${#need[@]} -gt 0 ] && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}") >/dev/null 2>&1 \
+    || echo "${need[*]} could not be installed: the hit-path tables will miss those rows"
 fi
 exec scripts/run-main.sh load org.folio.sidecar.load.AbRun "$@"

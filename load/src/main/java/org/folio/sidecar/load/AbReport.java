@@ -252,6 +252,36 @@ final class AbReport {
     }
     report.line("");
 
+    report.line("## Hit path, closed loop");
+    report.line("");
+    if (overhead.closedLoop().isEmpty()) {
+      report.line("Not run (wrk is not installed).");
+    } else {
+      report.line("wrk with N connections, 2 threads, %d s per point, on the same machine: each answer is followed at "
+        + "once by the next request, so the figure is the path's capacity on what the load generator leaves of 2 "
+        + "cores. The same `GET /users/{id}` as above; the sidecar's decision is a cache hit.",
+        profile.closedLoopSeconds());
+      report.line("");
+      report.line(
+        "| path | connections | requests/s | p50 ms | p99 ms | failed | sidecar CPU s per 1000 requests | sidecar peak RSS MB |");
+      report.line("|---|---:|---:|---:|---:|---:|---:|---:|");
+      for (var point : overhead.closedLoop()) {
+        report.line("| %s | %d | %.0f | %.2f | %.2f | %d | %s | %s |", point.path(), point.connections(),
+          point.requestsPerSecond(), point.p50Millis(), point.p99Millis(), point.failed(),
+          Double.isNaN(point.sidecarCpuPerThousand()) ? "" : "%.3f".formatted(point.sidecarCpuPerThousand()),
+          point.sidecarRssBytes() == 0 ? "" : String.valueOf(point.sidecarRssBytes() >> 20));
+      }
+      report.line("");
+      var throughput = Charts.throughput(out, overhead.closedLoop());
+      report.line(throughput.endsWith(".png")
+        ? "![Requests per second by connections](" + throughput + ")"
+        : "Throughput chart " + throughput);
+      report.line("");
+      report.line("Legacy mode shares this sidecar's hit path, so only another build given as `--baseline-cmd` would "
+        + "give a throughput baseline; nginx is the yardstick here.");
+    }
+    report.line("");
+
     report.line("## Targets");
     report.line("");
     report.line("Set in issue 16 before this run (on means over each variant's runs); a missed one stays here and in "
@@ -280,6 +310,17 @@ final class AbReport {
     long errors = results.stream().flatMap(r -> r.stats().values().stream()).mapToLong(GatlingRun.Stats::ko).sum()
       + overhead.paths().values().stream().mapToLong(GatlingRun.Stats::ko).sum();
     report.target("0 errors", errors + " failed requests", errors == 0);
+    var loopSidecar = point(overhead, "sidecar", 64);
+    var loopNginx = point(overhead, "nginx", 64);
+    if (loopSidecar.isPresent() && loopNginx.isPresent()) {
+      var s = loopSidecar.get();
+      var n = loopNginx.get();
+      report.target("closed loop, 64 connections: sidecar >= 0.5x nginx's requests/s",
+        "%.0f/s vs %.0f/s".formatted(s.requestsPerSecond(), n.requestsPerSecond()),
+        s.requestsPerSecond() >= 0.5 * n.requestsPerSecond());
+      report.target("closed loop, 64 connections: sidecar p99 <= 2x nginx's",
+        "%.2f ms vs %.2f ms".formatted(s.p99Millis(), n.p99Millis()), s.p99Millis() <= 2 * n.p99Millis());
+    }
     var sidecar = overhead.paths().get("sidecar");
     var nginx = overhead.paths().get("nginx");
     if (sidecar != null && nginx != null) {
@@ -318,6 +359,11 @@ final class AbReport {
   static long minimumUma(AbRun.VariantResult result, AbRun.Profile profile) {
     double ttlSeconds = profile.scale().allowTtl().toMillis() / 1000.0;
     return result.distinctDecisionKeys() * (long) Math.ceil(profile.durationSeconds() / ttlSeconds);
+  }
+
+  private static java.util.Optional<ClosedLoop.Point> point(AbRun.Overhead overhead, String path, int connections) {
+    return overhead.closedLoop().stream().filter(p -> p.path().equals(path) && p.connections() == connections)
+      .findFirst();
   }
 
   static double keycloakCpuPerThousand(AbRun.VariantResult result) {

@@ -19,7 +19,9 @@ import java.util.concurrent.Future;
 import org.folio.sidecar.testkit.CountingHop;
 import org.folio.sidecar.testkit.FolioRealms;
 import org.folio.sidecar.testkit.FreePorts;
+import org.folio.sidecar.testkit.KafkaBroker;
 import org.folio.sidecar.testkit.KeycloakServer;
+import org.folio.sidecar.testkit.TcpProxy;
 import org.folio.sidecar.testkit.TestTenant;
 
 /**
@@ -34,11 +36,12 @@ public final class AbRun {
    * constant of both fleets and of the workload is its production value times {@code timeScale} ({@link TimeScale}).
    */
   record Profile(String name, int tenants, int usersPerTenant, int durationSeconds, double rate, double importRate,
-    double timeScale, double overheadRate, int overheadSeconds, int overheadRounds, int warmUpSeconds) {
+    double timeScale, double overheadRate, int overheadSeconds, int overheadRounds, int warmUpSeconds,
+    int closedLoopSeconds) {
 
     Profile withTimeScale(double factor) {
       return new Profile(name, tenants, usersPerTenant, durationSeconds, rate, importRate, factor, overheadRate,
-        overheadSeconds, overheadRounds, warmUpSeconds);
+        overheadSeconds, overheadRounds, warmUpSeconds, closedLoopSeconds);
     }
 
     TimeScale scale() {
@@ -51,8 +54,9 @@ public final class AbRun {
   }
 
   /** The hit-path overhead: Gatling's figures per path, and what the sidecar's access log says it added. */
-  record Overhead(Map<String, GatlingRun.Stats> paths, AddedTime.Percentiles sidecarAdded) {
-    static final Overhead NONE = new Overhead(Map.of(), AddedTime.Percentiles.NONE);
+  record Overhead(Map<String, GatlingRun.Stats> paths, AddedTime.Percentiles sidecarAdded,
+    List<ClosedLoop.Point> closedLoop) {
+    static final Overhead NONE = new Overhead(Map.of(), AddedTime.Percentiles.NONE, List.of());
   }
 
   /**
@@ -73,11 +77,11 @@ public final class AbRun {
 
   static final Map<String, Profile> PROFILES = Map.of(
     // 180 s at x0.1 is 30 production minutes: six allow TTLs, so the steady state includes refresh-ahead
-    "default", new Profile("default", 60, 3, 180, 6, 3, 0.1, 1000, 4, 4, 10),
+    "default", new Profile("default", 60, 3, 180, 6, 3, 0.1, 1000, 4, 4, 10, 10),
     // 45 s at x0.05 is 15 production minutes: three allow TTLs
-    "quick", new Profile("quick", 16, 2, 45, 4, 1.5, 0.05, 500, 3, 2, 5),
+    "quick", new Profile("quick", 16, 2, 45, 4, 1.5, 0.05, 500, 3, 2, 5, 5),
     // CI's smoke run: that both fleets complete the workload, not figures
-    "tiny", new Profile("tiny", 3, 2, 15, 2, 1, 0.03, 100, 2, 2, 3));
+    "tiny", new Profile("tiny", 3, 2, 15, 2, 1, 0.03, 100, 2, 2, 3, 2));
   static final int STUB_SERVICE_MILLIS = 2;
   static final String ADMIN_SECRET = "backend-admin-secret-0123456789";
   static final String SIDECAR_JVM_OPTIONS = "-Xms64m -Xmx256m";
@@ -157,6 +161,14 @@ public final class AbRun {
       workload.put("load.import-rate", String.valueOf(profile.importRate()));
       workload.put("load.duration", String.valueOf(profile.durationSeconds()));
 
+      // upstream reports itself unready without a Kafka broker: with another build as baseline both fleets get one
+      var kafka = baselineCommand.map(command -> {
+        var proxy = new TcpProxy(FreePorts.next());
+        var bootstrap = KafkaBroker.start(List.of(), proxy);
+        log("Kafka broker for the baseline build at %s", bootstrap);
+        return Map.of("KAFKA_HOST", "localhost", "KAFKA_PORT", String.valueOf(proxy.port()));
+      }).orElse(Map.of());
+
       var results = new ArrayList<VariantResult>();
       var overhead = Overhead.NONE;
       // A B B A: neither variant always meets the warmer (or the more tired) Keycloak
@@ -177,6 +189,7 @@ public final class AbRun {
         var command = baseline ? baselineCommand.orElse(ownBuild) : ownBuild;
         var env = new HashMap<>(profile.scale().sidecarEnvironment());
         env.put("SIDECAR_AUTHZ_CACHE_MODE", baseline ? "legacy" : "optimized");
+        env.putAll(kafka);
         log("%s: starting 6 sidecars (%s)", variant, String.join(" ", command));
         try (var fleet = SidecarFleet.start(command, env, platform, modulePorts, sidecarPorts, overrides,
           logs)) {
@@ -212,7 +225,7 @@ public final class AbRun {
             stubs.discoveryHits() - trapBefore, added.read(""), JvmPauses.read(logs)));
           log("%s: done after %d s", runName, elapsed(started));
           if (!baseline && overhead == Overhead.NONE) {
-            overhead = overhead(project, profile, fleet, modulePorts, workload, out);
+            overhead = overhead(project, profile, fleet, modulePorts, workload, out, tokens);
           }
         }
       }
@@ -225,7 +238,7 @@ public final class AbRun {
   }
 
   private static Overhead overhead(Path project, Profile profile, SidecarFleet fleet, Map<String, Integer> modulePorts,
-    Map<String, String> workload, Path out) throws Exception {
+    Map<String, String> workload, Path out, UserTokens tokens) throws Exception {
     var users = CirculationModules.USERS.name();
     int nginxPort = FreePorts.next();
     var properties = new LinkedHashMap<>(workload);
@@ -243,7 +256,23 @@ public final class AbRun {
     try {
       var paths = GatlingRun.run(project, properties, out.resolve("logs/gatling-overhead.log"),
         out.resolve("gatling-overhead"));
-      return new Overhead(paths, added.read("GET /users/"));
+      var sidecarAdded = added.read("GET /users/");
+      var wrk = ClosedLoop.wrk();
+      if (wrk.isEmpty()) {
+        log("closed loop: wrk is not installed, not run");
+        return new Overhead(paths, sidecarAdded, List.of());
+      }
+      var urls = new LinkedHashMap<String, String>();
+      urls.put("direct", properties.get("load.overhead.direct"));
+      urls.put("sidecar", properties.get("load.overhead.sidecar"));
+      nginx.ifPresent(ignored -> urls.put("nginx", properties.get("load.overhead.nginx")));
+      var first = tokens.current().getJsonObject(0);
+      var caller = new ClosedLoop.Caller(first.getString("tenant"), first.getString("userId"),
+        () -> tokens.current().getJsonObject(0).getString("token"));
+      log("closed loop: %s at %s connections, %d s each", String.join(", ", urls.keySet()), ClosedLoop.CONNECTIONS,
+        profile.closedLoopSeconds());
+      var points = ClosedLoop.run(wrk.get(), urls, caller, fleet.process(users), profile.closedLoopSeconds());
+      return new Overhead(paths, sidecarAdded, points);
     } finally {
       nginx.ifPresent(Nginx::close);
     }

@@ -5,6 +5,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.stream.IntStream;
 import org.knowm.xchart.BitmapEncoder;
+import org.knowm.xchart.XYChart;
 import org.knowm.xchart.XYChartBuilder;
 import org.knowm.xchart.style.markers.SeriesMarkers;
 
@@ -34,7 +35,22 @@ final class Charts {
       double[] y = IntStream.range(0, each.length).mapToDouble(i -> mean(each, i)).toArray();
       chart.addSeries(result.name(), x, y).setMarker(SeriesMarkers.NONE);
     }
-    var file = "uma-per-second.png";
+    return save(chart, out, "uma-per-second.png");
+  }
+
+  /** Requests per second each path reached at each connection count of the closed loop. */
+  static String throughput(Path out, List<ClosedLoop.Point> points) {
+    var chart = new XYChartBuilder().width(900).height(420).title("Hit path, closed loop: requests per second")
+      .xAxisTitle("connections").yAxisTitle("requests/s").build();
+    for (var path : points.stream().map(ClosedLoop.Point::path).distinct().toList()) {
+      var mine = points.stream().filter(point -> point.path().equals(path)).toList();
+      chart.addSeries(path, mine.stream().mapToDouble(ClosedLoop.Point::connections).toArray(),
+        mine.stream().mapToDouble(ClosedLoop.Point::requestsPerSecond).toArray());
+    }
+    return save(chart, out, "closed-loop.png");
+  }
+
+  private static String save(XYChart chart, Path out, String file) {
     try {
       BitmapEncoder.saveBitmap(chart, out.resolve(file).toString(), BitmapEncoder.BitmapFormat.PNG);
       return file;

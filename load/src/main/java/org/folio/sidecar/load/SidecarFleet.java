@@ -112,6 +112,10 @@ final class SidecarFleet implements AutoCloseable {
     return logDir.resolve("sidecar-" + moduleName + ".log");
   }
 
+  ProcessHandle process(String moduleName) {
+    return processes.get(moduleName).toHandle();
+  }
+
   List<ProcessHandle> processes() {
     return processes.values().stream().map(Process::toHandle).toList();
   }

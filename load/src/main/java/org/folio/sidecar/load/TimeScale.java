@@ -3,6 +3,8 @@ package org.folio.sidecar.load;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import org.folio.sidecar.config.AuthzCacheConfig;
+import org.folio.sidecar.testkit.ConfigMappings;
 
 /**
  * One factor for every time constant of a run, so a compressed run keeps production's proportions: token lifespan
@@ -14,8 +16,9 @@ record TimeScale(double factor) {
   /** FOLIO's access token lifespan. */
   static final Duration TOKEN_LIFESPAN = Duration.ofSeconds(600);
 
-  /** The optimized cache's documented defaults and legacy mode's offset, as the sidecar's variables name them. */
-  private static final Map<String, Duration> PRODUCTION = productionConstants();
+  /** The cache's defaults, read from the sidecar's own mapping, as the sidecar's variables name them. */
+  private static final Map<String, Duration> PRODUCTION = productionConstants(
+    ConfigMappings.load(AuthzCacheConfig.class, Map.of()));
 
   TimeScale {
     if (!(factor > 0 && factor <= 1)) {
@@ -23,13 +26,13 @@ record TimeScale(double factor) {
     }
   }
 
-  private static Map<String, Duration> productionConstants() {
+  private static Map<String, Duration> productionConstants(AuthzCacheConfig defaults) {
     var constants = new LinkedHashMap<String, Duration>();
-    constants.put("SIDECAR_AUTHZ_CACHE_ALLOW_TTL", Duration.ofMinutes(5));
-    constants.put("SIDECAR_AUTHZ_CACHE_REFRESH_AFTER", Duration.ofMinutes(4));
-    constants.put("SIDECAR_AUTHZ_CACHE_DENY_TTL", Duration.ofSeconds(10));
-    constants.put("SIDECAR_AUTHZ_CACHE_MAX_STALENESS", Duration.ofMinutes(10));
-    constants.put("KC_AUTHORIZATION_CACHE_TTL_OFFSET", Duration.ofMillis(500));
+    constants.put("SIDECAR_AUTHZ_CACHE_ALLOW_TTL", defaults.allowTtl());
+    constants.put("SIDECAR_AUTHZ_CACHE_REFRESH_AFTER", defaults.refreshAfter());
+    constants.put("SIDECAR_AUTHZ_CACHE_DENY_TTL", defaults.denyTtl());
+    constants.put("SIDECAR_AUTHZ_CACHE_MAX_STALENESS", defaults.maxStaleness());
+    constants.put("KC_AUTHORIZATION_CACHE_TTL_OFFSET", Duration.ofMillis(defaults.legacyTtlOffset()));
     return constants;
   }
 

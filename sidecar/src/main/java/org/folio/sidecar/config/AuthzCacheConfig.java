@@ -25,8 +25,12 @@ public interface AuthzCacheConfig {
   @WithDefault("100000")
   long maxSize();
 
-  /** SIDECAR_AUTHZ_CACHE_ALLOW_TTL: how long a grant is trusted before Keycloak is asked again. */
-  @WithDefault("5m")
+  /**
+   * SIDECAR_AUTHZ_CACHE_ALLOW_TTL: how long a grant is trusted before Keycloak is asked again. 10 minutes is
+   * upstream's own bound: it trusts a grant until the token expires, up to FOLIO's 600-s token lifetime after it
+   * asked (docs/authorization-cache.md has the measurements behind it).
+   */
+  @WithDefault("10m")
   Duration allowTtl();
 
   /** SIDECAR_AUTHZ_CACHE_DENY_TTL: how long a denial is remembered; 0 disables negative caching. */
@@ -37,7 +41,7 @@ public interface AuthzCacheConfig {
    * SIDECAR_AUTHZ_CACHE_REFRESH_AFTER: a grant used after this age is re-checked in the background while the
    * request is served from cache, so hot entries never expire under a request.
    */
-  @WithDefault("4m")
+  @WithDefault("9m")
   Duration refreshAfter();
 
   /** SIDECAR_AUTHZ_CACHE_MAX_STALENESS: while Keycloak is unreachable, expired grants keep serving this much longer. */

@@ -52,7 +52,7 @@ class DecisionCacheFaultsTest {
     var grant = request("u1", "s1", "/a#GET");
     cache.decide(grant);
     lastCall().allow();
-    ticker.advance(Duration.ofMinutes(4).plusSeconds(30));
+    ticker.advance(TestCacheConfig.defaults(2).refreshAfter().plusSeconds(30));
     assertThat(cache.decide(grant).result()).isEqualTo(Decision.PERMIT);
     var refresh = lastCall();
     // the entry is pushed out by others while Keycloak thinks
@@ -94,7 +94,7 @@ class DecisionCacheFaultsTest {
     var grant = request("u1", "s1", "/a#GET");
     cache.decide(grant);
     lastCall().allow();
-    ticker.advance(Duration.ofMinutes(6));
+    ticker.advance(TestCacheConfig.defaults(100).allowTtl().plusMinutes(1));
 
     var first = cache.decide(grant);
     var second = cache.decide(grant);
