@@ -35,17 +35,22 @@ public final class AbRun {
    * The size of a run. The default fits 10 minutes on 2 cores, quick 3 minutes; tiny is CI's smoke run. Every time
    * constant of both fleets and of the workload is its production value times {@code timeScale} ({@link TimeScale}).
    */
-  record Profile(String name, int tenants, int usersPerTenant, int durationSeconds, double rate, double importRate,
+  record Profile(String name, int tenants, int usersPerTenant, int productionSeconds, double rate, double importRate,
     double timeScale, double overheadRate, int overheadSeconds, int overheadRounds, int warmUpSeconds,
     int closedLoopSeconds) {
 
     Profile withTimeScale(double factor) {
-      return new Profile(name, tenants, usersPerTenant, durationSeconds, rate, importRate, factor, overheadRate,
+      return new Profile(name, tenants, usersPerTenant, productionSeconds, rate, importRate, factor, overheadRate,
         overheadSeconds, overheadRounds, warmUpSeconds, closedLoopSeconds);
     }
 
     TimeScale scale() {
       return new TimeScale(timeScale);
+    }
+
+    /** The workload's length: the production time it stands for, scaled. */
+    int durationSeconds() {
+      return (int) Math.round(productionSeconds * timeScale);
     }
 
     int tokenLifespanSeconds() {
@@ -76,12 +81,12 @@ public final class AbRun {
   }
 
   static final Map<String, Profile> PROFILES = Map.of(
-    // 180 s at x0.1 is 30 production minutes: six allow TTLs, so the steady state includes refresh-ahead
-    "default", new Profile("default", 60, 3, 180, 6, 3, 0.1, 1000, 4, 4, 10, 10),
-    // 45 s at x0.05 is 15 production minutes: three allow TTLs
-    "quick", new Profile("quick", 16, 2, 45, 4, 1.5, 0.05, 500, 3, 2, 5, 5),
-    // CI's smoke run: that both fleets complete the workload, not figures
-    "tiny", new Profile("tiny", 3, 2, 15, 2, 1, 0.03, 100, 2, 2, 3, 2));
+    // 30 production minutes (180 s at x0.1): three allow TTLs, so the steady state includes refresh-ahead
+    "default", new Profile("default", 60, 3, 1800, 6, 3, 0.1, 1000, 4, 4, 10, 10),
+    // 15 production minutes (45 s at x0.05)
+    "quick", new Profile("quick", 16, 2, 900, 4, 1.5, 0.05, 500, 3, 2, 5, 5),
+    // CI's smoke run (15 s at x0.03): that both fleets complete the workload, not figures
+    "tiny", new Profile("tiny", 3, 2, 500, 2, 1, 0.03, 100, 2, 2, 3, 2));
   static final int STUB_SERVICE_MILLIS = 2;
   static final String ADMIN_SECRET = "backend-admin-secret-0123456789";
   static final String SIDECAR_JVM_OPTIONS = "-Xms64m -Xmx256m";
