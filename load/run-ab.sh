@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # The A/B load run: baseline (upstream-like cache) against optimized, on one machine, loopback only.
-#   load/run-ab.sh            default run (60 tenants, about 10 minutes on 2 cores)
-#   load/run-ab.sh --quick    16 tenants, about 3 minutes
+#   load/run-ab.sh            default run (60 tenants, about 18 minutes on 2 cores)
+#   load/run-ab.sh --quick    16 tenants, about 6 minutes
 #   load/run-ab.sh --tiny     CI's smoke run; add --check to fail unless both variants ran without errors
+#   --time-scale F            every time constant x F (1: production time, 600-s tokens, 30 minutes per run)
+#   --runs 2|4                baseline, optimized (2) or baseline, optimized, optimized, baseline (4, the default)
 #   --baseline-cmd "java -jar /path/to/quarkus-run.jar"   any sidecar build as the baseline
 #   --out DIR                 where the report goes (default load/results/<timestamp>)
 set -euo pipefail

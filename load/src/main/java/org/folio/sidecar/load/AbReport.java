@@ -65,10 +65,14 @@ final class AbReport {
     report.line("|---|---:|---:|");
     scale.table().forEach((name, values) -> report.line("| %s | %s | %s |", name, human(values[0]), human(values[1])));
     report.line("");
-    report.line("A check-out is one user request to circulation's sidecar; circulation then makes 7 calls through its "
+    var chains = StubModules.chainLengths();
+    report.line("A check-out is one user request to circulation's sidecar; circulation then makes %d calls through its "
       + "sidecar's egress to the users, feesfines, inventory and inventory-storage sidecars, each authorized at "
-      + "ingress with the tenant's service token. A check-in likewise (7 calls). An import sends a 4 KB record to "
-      + "source-record-storage (reached by route override) and one to inventory-storage.");
+      + "ingress with the tenant's service token. A check-in likewise (%d calls). An import sends a 4 KB record to "
+      + "source-record-storage (reached by route override) and one to inventory-storage. The check-out endpoint and "
+      + "mod-users' `GET /users/{id}` have `permissionsDesired`: the sidecar in front of each asks mod-users-keycloak "
+      + "which of them the user holds (a check-out reads two users: the patron and the staff user).",
+      chains.get("check-out"), chains.get("check-in"));
     report.line("");
 
     report.line("## Transactions (ms)");
@@ -95,7 +99,7 @@ final class AbReport {
     report.line("|---|---:|---:|---:|---:|---:|---:|---:|");
     for (var result : results) {
       report.line("| %s | %d | %d | %d | %.1f | %d | %d | %d |", result.name(), result.keycloakCalls().get(Kind.UMA),
-        result.distinctDecisionKeys(), minimumUma(result, profile), result.steady().umaPerSecond(),
+        result.distinctDecisionKeys(), minimumUma(profile), result.steady().umaPerSecond(),
         result.keycloakCalls().get(Kind.TOKEN),
         result.keycloakCalls().get(Kind.KEYS), result.keycloakCalls().get(Kind.OTHER)
           + result.keycloakCalls().get(Kind.EXCHANGE) + result.keycloakCalls().get(Kind.INTROSPECT));
@@ -103,11 +107,14 @@ final class AbReport {
     report.line("");
     report
       .line("Distinct decision keys: the different (realm, client, subject, session, permission) the UMA calls asked "
-        + "about, counted at the hop in this run. Minimum possible: those keys x ceil(workload / allow TTL of %s), what "
-        + "a cache that never asks twice within its TTL needs (the keys are still counted from the run, not derived "
-        + "from the workload's definition). UMA/s, steady window: the rate over the last third of the seconds with "
+        + "about, counted at the hop in this run. Minimum possible, from the workload's definition alone: %d tenants x "
+        + "(%d users x %d permissions they ask for + %d permissions the modules' calls ask for with the tenant's "
+        + "service token) = %d keys, each asked once per allow TTL of %s: x ceil(%d s / %s), what a cache that never "
+        + "asks twice within its TTL needs. UMA/s, steady window: the rate over the last third of the seconds with "
         + "traffic (%s), when every cache has met every key it will see: what a long-running fleet costs Keycloak, "
-        + "refresh-ahead included, apart from a cold cache's one-off cost.", human(scale.allowTtl()),
+        + "refresh-ahead included, apart from a cold cache's one-off cost.", profile.tenants(),
+        profile.usersPerTenant(), CirculationModules.USER_TRANSACTIONS.size(), StubModules.chainPermissions().size(),
+        workloadKeys(profile), human(scale.allowTtl()), profile.durationSeconds(), human(scale.allowTtl()),
         windows(results));
     report.line("");
 
@@ -207,12 +214,29 @@ final class AbReport {
       mean(opt, r -> r.keycloakCalls().get(Kind.UMA)));
     report.ratio("UMA decisions per second, steady window", mean(base, r -> r.steady().umaPerSecond()),
       mean(opt, r -> r.steady().umaPerSecond()));
+    report.ratio("desired-permission lookups per 1000 user requests", mean(base, AbReport::lookupsPerThousand),
+      mean(opt, AbReport::lookupsPerThousand));
     report.ratio("Keycloak CPU s per 1000 user requests", mean(base, AbReport::keycloakCpuPerThousand),
       mean(opt, AbReport::keycloakCpuPerThousand));
     report.ratio("sidecars CPU s", mean(base, r -> r.sidecars().cpuSeconds()),
       mean(opt, r -> r.sidecars().cpuSeconds()));
     report.ratio("sidecars peak RSS MB", mean(base, r -> r.sidecars().peakRssBytes() >> 20),
       mean(opt, r -> r.sidecars().peakRssBytes() >> 20));
+    report.line("");
+
+    report.line("## Desired permissions (mod-users-keycloak lookups, counted at its stub)");
+    report.line("");
+    report.line("| run | lookups | per 1000 user requests |");
+    report.line("|---|---:|---:|");
+    for (var result : results) {
+      report.line("| %s | %d | %.0f |", result.name(), result.permissionLookups(), lookupsPerThousand(result));
+    }
+    report.line("");
+    report.line("Upstream (v3.0.18 and v4.0.3) asks on every request to an endpoint with `permissionsDesired`; the "
+      + "optimized sidecar reuses an answer per (tenant, user, desired set) for `%s` (%s here) and shares concurrent "
+      + "lookups. A user's answers are reused within one transaction (the staff user read twice per check-out) and "
+      + "across transactions only when they come closer together than that TTL.",
+      "MOD_USERS_KEYCLOAK_PERMISSIONS_CACHE_EXPIRATION_SECONDS", human(scale.desiredTtl()));
     report.line("");
 
     report.line("## Route override");
@@ -307,6 +331,10 @@ final class AbReport {
       report.target("check-out p99 lower than baseline's", "%s ms vs %s ms".formatted(number(optP99), number(baseP99)),
         optP99 < baseP99);
     }
+    double baseLookups = mean(base, AbReport::lookupsPerThousand);
+    double optLookups = mean(opt, AbReport::lookupsPerThousand);
+    report.target("desired-permission lookups per 1000 user requests: optimized fewer than baseline's",
+      "%.0f vs %.0f".formatted(optLookups, baseLookups), optLookups < baseLookups);
     long errors = results.stream().flatMap(r -> r.stats().values().stream()).mapToLong(GatlingRun.Stats::ko).sum()
       + overhead.paths().values().stream().mapToLong(GatlingRun.Stats::ko).sum();
     report.target("0 errors", errors + " failed requests", errors == 0);
@@ -356,9 +384,22 @@ final class AbReport {
     return problems == 0 ? 0 : 1;
   }
 
-  static long minimumUma(AbRun.VariantResult result, AbRun.Profile profile) {
+  /**
+   * The decision keys the workload can ask, from its definition: every user asks each transaction's permission; the
+   * modules' calls carry the tenant's service token, one identity per tenant.
+   */
+  static long workloadKeys(AbRun.Profile profile) {
+    return (long) profile.tenants() * ((long) profile.usersPerTenant() * CirculationModules.USER_TRANSACTIONS.size()
+      + StubModules.chainPermissions().size());
+  }
+
+  static long minimumUma(AbRun.Profile profile) {
     double ttlSeconds = profile.scale().allowTtl().toMillis() / 1000.0;
-    return result.distinctDecisionKeys() * (long) Math.ceil(profile.durationSeconds() / ttlSeconds);
+    return workloadKeys(profile) * (long) Math.ceil(profile.durationSeconds() / ttlSeconds);
+  }
+
+  static double lookupsPerThousand(AbRun.VariantResult result) {
+    return result.permissionLookups() * 1000.0 / Math.max(1, result.userRequests());
   }
 
   private static java.util.Optional<ClosedLoop.Point> point(AbRun.Overhead overhead, String path, int connections) {

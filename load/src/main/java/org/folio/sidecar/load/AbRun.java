@@ -71,7 +71,7 @@ public final class AbRun {
   record VariantResult(String variant, String name, String command, Map<String, GatlingRun.Stats> stats,
     Map<CountingHop.Kind, Integer> keycloakCalls, int distinctDecisionKeys, long[] cacheHitsMisses,
     SteadyState.Window steady, ProcessMeter.Usage sidecars, ProcessMeter.Usage keycloak,
-    long discoveryHits, AddedTime.Percentiles sidecarsAdded, JvmPauses pauses) {
+    long discoveryHits, long permissionLookups, AddedTime.Percentiles sidecarsAdded, JvmPauses pauses) {
 
     /** Requests the workload sent (check-outs, check-ins, imports), the base of the per-request costs. */
     long userRequests() {
@@ -109,6 +109,11 @@ public final class AbRun {
   private static int run(List<String> args) throws Exception {
     var chosen = PROFILES.get(args.contains("--tiny") ? "tiny" : args.contains("--quick") ? "quick" : "default");
     var profile = option(args, "--time-scale").map(Double::parseDouble).map(chosen::withTimeScale).orElse(chosen);
+    // two runs (A B) where four (A B B A) would not fit the time at hand: CI's smoke run, a production-scale run
+    int runs = option(args, "--runs").map(Integer::parseInt).orElse(profile.name().equals("tiny") ? 2 : 4);
+    if (runs != 2 && runs != 4) {
+      throw new IllegalArgumentException("--runs must be 2 (baseline, optimized) or 4 (A B B A), got " + runs);
+    }
     var baselineCommand = option(args, "--baseline-cmd").map(command -> List.of(command.trim().split("\\s+")));
     var project = Path.of("").toAbsolutePath();
     var out = option(args, "--out").map(Path::of).orElse(project.resolve("load/results")
@@ -177,7 +182,7 @@ public final class AbRun {
       var results = new ArrayList<VariantResult>();
       var overhead = Overhead.NONE;
       // A B B A: neither variant always meets the warmer (or the more tired) Keycloak
-      var order = profile.name().equals("tiny")
+      var order = runs == 2
         ? List.of("baseline", "optimized")
         : List.of("baseline", "optimized", "optimized", "baseline");
       for (int index = 0; index < order.size(); index++) {
@@ -207,6 +212,7 @@ public final class AbRun {
             elapsed(started), profile.durationSeconds());
           keycloak.hop().resetCounts();
           long trapBefore = stubs.discoveryHits();
+          long lookupsBefore = stubs.permissionLookups();
           var cacheBefore = fleet.decisionCacheHitsAndMisses();
           var sidecarMeter = ProcessMeter.start(fleet.processes());
           var keycloakMeter = ProcessMeter.start(List.of(keycloak.process()));
@@ -227,7 +233,8 @@ public final class AbRun {
           }
           results.add(new VariantResult(variant, runName, String.join(" ", command), stats, calls,
             keycloak.hop().distinctDecisionKeys(), cacheDelta, steadyWindow, sidecarUsage, keycloakUsage,
-            stubs.discoveryHits() - trapBefore, added.read(""), JvmPauses.read(logs)));
+            stubs.discoveryHits() - trapBefore, stubs.permissionLookups() - lookupsBefore, added.read(""),
+            JvmPauses.read(logs)));
           log("%s: done after %d s", runName, elapsed(started));
           if (!baseline && overhead == Overhead.NONE) {
             overhead = overhead(project, profile, fleet, modulePorts, workload, out, tokens);

@@ -15,7 +15,15 @@ import java.util.Set;
  */
 public final class CirculationModules {
 
-  public record Endpoint(String method, String path, String permission) {
+  /**
+   * One handler of a module. {@code desired} is its {@code permissionsDesired}: the sidecar in front of it asks
+   * mod-users-keycloak which of them the calling user holds, on every request upstream, rarely here.
+   */
+  public record Endpoint(String method, String path, String permission, List<String> desired) {
+
+    Endpoint(String method, String path, String permission) {
+      this(method, path, permission, List.of());
+    }
   }
 
   public record Module(String name, String version, String interfaceId, List<Endpoint> endpoints,
@@ -26,30 +34,44 @@ public final class CirculationModules {
     }
   }
 
-  public static final Module CIRCULATION = new Module("mod-circulation", "24.0.0", "circulation", List.of(
-    new Endpoint("POST", "/circulation/check-out-by-barcode", "circulation.check-out-by-barcode.post"),
-    new Endpoint("POST", "/circulation/check-in-by-barcode", "circulation.check-in-by-barcode.post")),
-    List.of("mod-users", "mod-feesfines", "mod-inventory", "mod-inventory-storage"));
-  public static final Module USERS = new Module("mod-users", "19.0.0", "users", List.of(
-    new Endpoint("GET", "/users/{id}", "users.item.get")), List.of());
-  public static final Module FEESFINES = new Module("mod-feesfines", "19.0.0", "feesfines", List.of(
-    new Endpoint("GET", "/manualblocks", "manualblocks.collection.get"),
-    new Endpoint("GET", "/accounts", "accounts.collection.get")), List.of());
-  public static final Module INVENTORY = new Module("mod-inventory", "20.0.0", "inventory", List.of(
-    new Endpoint("GET", "/inventory/items", "inventory.items.collection.get"),
-    new Endpoint("POST", "/inventory/import", "inventory.import.post")),
+  // check-out's desired permissions are the block overrides mod-circulation reads from x-okapi-permissions
+  static final Endpoint CHECK_OUT = new Endpoint("POST", "/circulation/check-out-by-barcode",
+    "circulation.check-out-by-barcode.post", List.of("circulation.override-item-limit-block.post",
+      "circulation.override-patron-block.post", "circulation.override-item-not-loanable-block.post"));
+  static final Endpoint CHECK_IN = new Endpoint("POST", "/circulation/check-in-by-barcode",
+    "circulation.check-in-by-barcode.post");
+  static final Endpoint USER = new Endpoint("GET", "/users/{id}", "users.item.get", List.of("users.item.get.*"));
+  static final Endpoint MANUAL_BLOCKS = new Endpoint("GET", "/manualblocks", "manualblocks.collection.get");
+  static final Endpoint ACCOUNTS = new Endpoint("GET", "/accounts", "accounts.collection.get");
+  static final Endpoint ITEMS = new Endpoint("GET", "/inventory/items", "inventory.items.collection.get");
+  static final Endpoint IMPORT = new Endpoint("POST", "/inventory/import", "inventory.import.post");
+  static final Endpoint ITEM_PUT = new Endpoint("PUT", "/item-storage/items/{id}", "inventory-storage.items.item.put");
+  static final Endpoint INSTANCE_POST = new Endpoint("POST", "/instance-storage/instances",
+    "inventory-storage.instances.item.post");
+  static final Endpoint LOAN_POLICY = new Endpoint("GET", "/loan-policy-storage/loan-policies/{id}",
+    "circulation-storage.loan-policies.item.get");
+  static final Endpoint REQUESTS = new Endpoint("GET", "/request-storage/requests",
+    "circulation-storage.requests.collection.get");
+  static final Endpoint LOANS = new Endpoint("GET", "/loan-storage/loans", "circulation-storage.loans.collection.get");
+  static final Endpoint LOAN_POST = new Endpoint("POST", "/loan-storage/loans", "circulation-storage.loans.item.post");
+  static final Endpoint LOAN_PUT = new Endpoint("PUT", "/loan-storage/loans/{id}",
+    "circulation-storage.loans.item.put");
+  static final Endpoint RECORD_POST = new Endpoint("POST", "/source-storage/records", "source-storage.records.post");
+
+  public static final Module CIRCULATION = new Module("mod-circulation", "24.0.0", "circulation",
+    List.of(CHECK_OUT, CHECK_IN), List.of("mod-users", "mod-feesfines", "mod-inventory", "mod-inventory-storage"));
+  public static final Module USERS = new Module("mod-users", "19.0.0", "users", List.of(USER), List.of());
+  public static final Module FEESFINES = new Module("mod-feesfines", "19.0.0", "feesfines",
+    List.of(MANUAL_BLOCKS, ACCOUNTS), List.of());
+  public static final Module INVENTORY = new Module("mod-inventory", "20.0.0", "inventory", List.of(ITEMS, IMPORT),
     List.of("mod-source-record-storage", "mod-inventory-storage"));
-  public static final Module INVENTORY_STORAGE = new Module("mod-inventory-storage", "27.0.0", "item-storage", List.of(
-    new Endpoint("PUT", "/item-storage/items/{id}", "inventory-storage.items.item.put"),
-    new Endpoint("POST", "/instance-storage/instances", "inventory-storage.instances.item.post"),
-    new Endpoint("GET", "/loan-policy-storage/loan-policies/{id}", "circulation-storage.loan-policies.item.get"),
-    new Endpoint("GET", "/request-storage/requests", "circulation-storage.requests.collection.get"),
-    new Endpoint("GET", "/loan-storage/loans", "circulation-storage.loans.collection.get"),
-    new Endpoint("POST", "/loan-storage/loans", "circulation-storage.loans.item.post"),
-    new Endpoint("PUT", "/loan-storage/loans/{id}", "circulation-storage.loans.item.put")), List.of());
+  public static final Module INVENTORY_STORAGE = new Module("mod-inventory-storage", "27.0.0", "item-storage",
+    List.of(ITEM_PUT, INSTANCE_POST, LOAN_POLICY, REQUESTS, LOANS, LOAN_POST, LOAN_PUT), List.of());
   public static final Module SOURCE_RECORD_STORAGE = new Module("mod-source-record-storage", "5.9.0",
-    "source-storage-records", List.of(new Endpoint("POST", "/source-storage/records", "source-storage.records.post")),
-    List.of());
+    "source-storage-records", List.of(RECORD_POST), List.of());
+
+  /** What the load generator's users ask for; everything else is a module's call with the tenant's service token. */
+  static final List<Endpoint> USER_TRANSACTIONS = List.of(CHECK_OUT, CHECK_IN, IMPORT);
 
   public static final List<Module> ALL = List.of(CIRCULATION, USERS, FEESFINES, INVENTORY, INVENTORY_STORAGE,
     SOURCE_RECORD_STORAGE);
@@ -98,7 +120,8 @@ public final class CirculationModules {
     for (var endpoint : module.endpoints()) {
       handlers.add(new JsonObject().put("methods", new JsonArray().add(endpoint.method()))
         .put("pathPattern", endpoint.path())
-        .put("permissionsRequired", new JsonArray().add(endpoint.permission())));
+        .put("permissionsRequired", new JsonArray().add(endpoint.permission()))
+        .put("permissionsDesired", new JsonArray(endpoint.desired())));
     }
     return new JsonObject().put("id", module.interfaceId()).put("version", "1.0").put(listName, handlers);
   }

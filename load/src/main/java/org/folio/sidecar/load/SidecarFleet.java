@@ -66,6 +66,7 @@ final class SidecarFleet implements AutoCloseable {
         env.put("AM_CLIENT_URL", platform.managersUrl());
         env.put("TE_CLIENT_URL", platform.managersUrl());
         env.put("TM_CLIENT_URL", platform.managersUrl());
+        env.put("MOD_USERS_KEYCLOAK_URL", platform.managersUrl());
         env.put("SECRET_STORE_TYPE", "EPHEMERAL");
         // AddedTime reads the compact line's milliseconds
         env.put("SC_ACCESS_LOG_FORMAT", "compact");

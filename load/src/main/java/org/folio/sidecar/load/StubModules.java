@@ -17,10 +17,13 @@ import io.vertx.core.json.JsonObject;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 /**
  * The other FOLIO services of the load run, in one Vert.x instance: the six modules, each answering after a
@@ -30,8 +33,15 @@ import java.util.function.Function;
  */
 final class StubModules implements AutoCloseable {
 
-  /** One egress call of a chain: method, path from the caller's user id and the request's item, body or null. */
-  private record Call(HttpMethod method, Function<String[], String> path, Buffer body) {
+  /**
+   * One egress call of a chain: the endpoint it reaches, its path from the ids of the request (the staff user, the
+   * item, the patron), and its body or null.
+   */
+  private record Call(CirculationModules.Endpoint endpoint, Function<String[], String> path, Buffer body) {
+
+    HttpMethod method() {
+      return HttpMethod.valueOf(endpoint.method());
+    }
   }
 
   private static final Buffer RECORD = Buffer.buffer(new JsonObject().put("id", UUID.randomUUID().toString())
@@ -40,25 +50,27 @@ final class StubModules implements AutoCloseable {
   private static final Buffer MARC = Buffer.buffer(new JsonObject().put("recordType", "MARC_BIB")
     .put("rawRecord", "x".repeat(4000)).encode());
 
+  // the patron, then the staff user who checks out: two reads of mod-users with the same desired permissions
   private static final List<Call> CHECK_OUT = List.of(
-    new Call(HttpMethod.GET, ids -> "/users/" + ids[0], null),
-    new Call(HttpMethod.GET, ids -> "/manualblocks?query=userId%3D%3D" + ids[0], null),
-    new Call(HttpMethod.GET, ids -> "/inventory/items?query=barcode%3D%3D" + ids[1], null),
-    new Call(HttpMethod.GET, ids -> "/loan-policy-storage/loan-policies/" + ids[1], null),
-    new Call(HttpMethod.GET, ids -> "/request-storage/requests?query=itemId%3D%3D" + ids[1], null),
-    new Call(HttpMethod.POST, ids -> "/loan-storage/loans", RECORD),
-    new Call(HttpMethod.PUT, ids -> "/item-storage/items/" + ids[1], RECORD));
+    new Call(CirculationModules.USER, ids -> "/users/" + ids[2], null),
+    new Call(CirculationModules.MANUAL_BLOCKS, ids -> "/manualblocks?query=userId%3D%3D" + ids[2], null),
+    new Call(CirculationModules.ITEMS, ids -> "/inventory/items?query=barcode%3D%3D" + ids[1], null),
+    new Call(CirculationModules.LOAN_POLICY, ids -> "/loan-policy-storage/loan-policies/" + ids[1], null),
+    new Call(CirculationModules.REQUESTS, ids -> "/request-storage/requests?query=itemId%3D%3D" + ids[1], null),
+    new Call(CirculationModules.USER, ids -> "/users/" + ids[0], null),
+    new Call(CirculationModules.LOAN_POST, ids -> "/loan-storage/loans", RECORD),
+    new Call(CirculationModules.ITEM_PUT, ids -> "/item-storage/items/" + ids[1], RECORD));
   private static final List<Call> CHECK_IN = List.of(
-    new Call(HttpMethod.GET, ids -> "/inventory/items?query=barcode%3D%3D" + ids[1], null),
-    new Call(HttpMethod.GET, ids -> "/loan-storage/loans?query=itemId%3D%3D" + ids[1], null),
-    new Call(HttpMethod.PUT, ids -> "/loan-storage/loans/" + ids[1], RECORD),
-    new Call(HttpMethod.GET, ids -> "/request-storage/requests?query=itemId%3D%3D" + ids[1], null),
-    new Call(HttpMethod.PUT, ids -> "/item-storage/items/" + ids[1], RECORD),
-    new Call(HttpMethod.GET, ids -> "/accounts?query=loanId%3D%3D" + ids[1], null),
-    new Call(HttpMethod.GET, ids -> "/users/" + ids[0], null));
+    new Call(CirculationModules.ITEMS, ids -> "/inventory/items?query=barcode%3D%3D" + ids[1], null),
+    new Call(CirculationModules.LOANS, ids -> "/loan-storage/loans?query=itemId%3D%3D" + ids[1], null),
+    new Call(CirculationModules.LOAN_PUT, ids -> "/loan-storage/loans/" + ids[1], RECORD),
+    new Call(CirculationModules.REQUESTS, ids -> "/request-storage/requests?query=itemId%3D%3D" + ids[1], null),
+    new Call(CirculationModules.ITEM_PUT, ids -> "/item-storage/items/" + ids[1], RECORD),
+    new Call(CirculationModules.ACCOUNTS, ids -> "/accounts?query=loanId%3D%3D" + ids[1], null),
+    new Call(CirculationModules.USER, ids -> "/users/" + ids[2], null));
   private static final List<Call> IMPORT = List.of(
-    new Call(HttpMethod.POST, ids -> "/source-storage/records", MARC),
-    new Call(HttpMethod.POST, ids -> "/instance-storage/instances", RECORD));
+    new Call(CirculationModules.RECORD_POST, ids -> "/source-storage/records", MARC),
+    new Call(CirculationModules.INSTANCE_POST, ids -> "/instance-storage/instances", RECORD));
 
   private final Vertx vertx = Vertx.vertx(new VertxOptions().setEventLoopPoolSize(2));
   private final HttpClient client = vertx.createHttpClient(new HttpClientOptions().setKeepAlive(true),
@@ -67,6 +79,7 @@ final class StubModules implements AutoCloseable {
   private final long serviceMillis;
   private final AtomicLong discoveryHits = new AtomicLong();
   private final AtomicLong moduleRequests = new AtomicLong();
+  private final AtomicLong permissionLookups = new AtomicLong();
 
   StubModules(long serviceMillis) {
     this.serviceMillis = serviceMillis;
@@ -91,7 +104,21 @@ final class StubModules implements AutoCloseable {
     }));
   }
 
-  /** mgr-applications, mgr-tenant-entitlements and mgr-tenants for the run's modules and tenants. */
+  /** Calls per check-out, check-in and import a module makes through its sidecar, as the report describes them. */
+  static Map<String, Integer> chainLengths() {
+    return Map.of("check-out", CHECK_OUT.size(), "check-in", CHECK_IN.size(), "import", IMPORT.size());
+  }
+
+  /** Every permission the modules' calls need: authorized with the tenant's service token, so once per tenant. */
+  static Set<String> chainPermissions() {
+    return Stream.of(CHECK_OUT, CHECK_IN, IMPORT).flatMap(List::stream).map(call -> call.endpoint().permission())
+      .collect(Collectors.toSet());
+  }
+
+  /**
+   * mgr-applications, mgr-tenant-entitlements and mgr-tenants for the run's modules and tenants, and
+   * mod-users-keycloak's desired-permission lookup (every staff user holds every desired permission).
+   */
   void startManagers(int port, Map<String, String> discovery, List<String> tenants) {
     var entitlements = new JsonArray();
     var tenantList = new JsonArray();
@@ -107,7 +134,11 @@ final class StubModules implements AutoCloseable {
     listen(port, request -> {
       var path = request.path();
       var response = request.response().putHeader("content-type", "application/json");
-      if (path.startsWith("/modules/")) {
+      if (path.startsWith("/users-keycloak/users/") && path.endsWith("/permissions")) {
+        permissionLookups.incrementAndGet();
+        var held = new JsonObject().put("permissions", new JsonArray(request.params().getAll("desiredPermissions")));
+        vertx.setTimer(serviceMillis, id -> response.end(held.toBuffer()));
+      } else if (path.startsWith("/modules/")) {
         var module = CirculationModules.ALL.stream().filter(m -> path.equals("/modules/" + m.id())).findFirst();
         if (module.isEmpty()) {
           response.setStatusCode(404).end("{}");
@@ -140,12 +171,18 @@ final class StubModules implements AutoCloseable {
     return moduleRequests.get();
   }
 
+  /** Desired-permission lookups the sidecars have made at mod-users-keycloak. */
+  long permissionLookups() {
+    return permissionLookups.get();
+  }
+
   long discoveryHits() {
     return discoveryHits.get();
   }
 
   private void chain(HttpServerRequest request, String sidecar, List<Call> calls, int status) {
-    var ids = new String[]{request.getHeader("x-okapi-user-id"), UUID.randomUUID().toString()};
+    var ids = new String[]{request.getHeader("x-okapi-user-id"), UUID.randomUUID().toString(),
+      UUID.randomUUID().toString()};
     var headers = MultiMap.caseInsensitiveMultiMap()
       .add("x-okapi-tenant", request.getHeader("x-okapi-tenant"))
       .add("x-okapi-token", String.valueOf(request.getHeader("x-okapi-token")))

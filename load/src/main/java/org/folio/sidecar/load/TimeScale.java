@@ -4,12 +4,13 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.folio.sidecar.config.AuthzCacheConfig;
+import org.folio.sidecar.config.UsersConfig;
 import org.folio.sidecar.testkit.ConfigMappings;
 
 /**
  * One factor for every time constant of a run, so a compressed run keeps production's proportions: token lifespan
- * (FOLIO's 600 s), the users' refresh point (70 % of it, so it follows), both caches' TTLs and offsets. A constant
- * upstream hard-codes cannot be scaled; {@link #unscaled()} names them for the report.
+ * (FOLIO's 600 s), the users' refresh point (70 % of it, so it follows), the decision and desired-permission caches'
+ * TTLs and offsets. A constant upstream hard-codes cannot be scaled; {@link #unscaled()} names them for the report.
  */
 record TimeScale(double factor) {
 
@@ -18,7 +19,9 @@ record TimeScale(double factor) {
 
   /** The cache's defaults, read from the sidecar's own mapping, as the sidecar's variables name them. */
   private static final Map<String, Duration> PRODUCTION = productionConstants(
-    ConfigMappings.load(AuthzCacheConfig.class, Map.of()));
+    ConfigMappings.load(AuthzCacheConfig.class, Map.of()), ConfigMappings.load(UsersConfig.class, Map.of()));
+  private static final String DESIRED_TTL = "MOD_USERS_KEYCLOAK_PERMISSIONS_CACHE_EXPIRATION_SECONDS";
+  private static final String LEGACY_OFFSET = "KC_AUTHORIZATION_CACHE_TTL_OFFSET";
 
   TimeScale {
     if (!(factor > 0 && factor <= 1)) {
@@ -26,13 +29,14 @@ record TimeScale(double factor) {
     }
   }
 
-  private static Map<String, Duration> productionConstants(AuthzCacheConfig defaults) {
+  private static Map<String, Duration> productionConstants(AuthzCacheConfig defaults, UsersConfig users) {
     var constants = new LinkedHashMap<String, Duration>();
     constants.put("SIDECAR_AUTHZ_CACHE_ALLOW_TTL", defaults.allowTtl());
     constants.put("SIDECAR_AUTHZ_CACHE_REFRESH_AFTER", defaults.refreshAfter());
     constants.put("SIDECAR_AUTHZ_CACHE_DENY_TTL", defaults.denyTtl());
     constants.put("SIDECAR_AUTHZ_CACHE_MAX_STALENESS", defaults.maxStaleness());
-    constants.put("KC_AUTHORIZATION_CACHE_TTL_OFFSET", Duration.ofMillis(defaults.legacyTtlOffset()));
+    constants.put(LEGACY_OFFSET, Duration.ofMillis(defaults.legacyTtlOffset()));
+    constants.put(DESIRED_TTL, users.permissionsCacheTtl());
     return constants;
   }
 
@@ -53,12 +57,24 @@ record TimeScale(double factor) {
     return scaled(PRODUCTION.get("SIDECAR_AUTHZ_CACHE_ALLOW_TTL"));
   }
 
-  /** The variables both fleets start with: each constant scaled (legacy mode's offset is plain milliseconds). */
+  Duration desiredTtl() {
+    return scaled(PRODUCTION.get(DESIRED_TTL));
+  }
+
+  /**
+   * The variables both fleets start with, each constant scaled, in the unit its variable takes: legacy mode's
+   * offset in plain milliseconds, the desired-permission TTL in (here fractional) seconds, the rest as durations.
+   */
   Map<String, String> sidecarEnvironment() {
     var env = new LinkedHashMap<String, String>();
-    PRODUCTION.forEach((variable, value) -> env.put(variable, variable.equals("KC_AUTHORIZATION_CACHE_TTL_OFFSET")
-      ? String.valueOf(scaled(value).toMillis())
-      : scaled(value).toMillis() + "ms"));
+    PRODUCTION.forEach((variable, value) -> {
+      long millis = scaled(value).toMillis();
+      env.put(variable, switch (variable) {
+        case LEGACY_OFFSET -> String.valueOf(millis);
+        case DESIRED_TTL -> java.math.BigDecimal.valueOf(millis, 3).stripTrailingZeros().toPlainString();
+        default -> millis + "ms";
+      });
+    });
     return env;
   }
 

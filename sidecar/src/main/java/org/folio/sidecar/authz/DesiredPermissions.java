@@ -11,6 +11,7 @@ import io.vertx.core.json.JsonArray;
 import jakarta.inject.Singleton;
 import java.util.List;
 import java.util.Optional;
+import org.folio.sidecar.config.AuthzCacheConfig;
 import org.folio.sidecar.config.ConfigValidator;
 import org.folio.sidecar.config.UsersConfig;
 import org.folio.sidecar.platform.PlatformClient;
@@ -20,7 +21,8 @@ import org.folio.sidecar.platform.PlatformClient;
  * {@code x-okapi-permissions}. Upstream asked on every request (about 50 ms each; one user was resolved 17k
  * times in 30 minutes of check-in/out); here answers are reused per (tenant, user, desired set) for a short
  * TTL, concurrent misses share one call, and a user's logout drops them. A failed lookup leaves the header
- * unset, as upstream, and is not remembered.
+ * unset, as upstream, and is not remembered. In the legacy baseline every request asks, as upstream v3.0.18 and
+ * v4.0.3 do.
  */
 @Singleton
 public class DesiredPermissions {
@@ -32,9 +34,12 @@ public class DesiredPermissions {
   private final PlatformClient platform;
   private final String baseUrl;
   private final AsyncCache<Key, Optional<String>> cache;
+  private final boolean uncached;
 
-  DesiredPermissions(PlatformClient platform, UsersConfig config, MeterRegistry registry, Ticker ticker) {
+  DesiredPermissions(PlatformClient platform, UsersConfig config, AuthzCacheConfig authzCache, MeterRegistry registry,
+    Ticker ticker) {
     this.platform = platform;
+    this.uncached = authzCache.mode() == AuthzCacheConfig.Mode.LEGACY;
     this.baseUrl = ConfigValidator.withoutTrailingSlash(config.keycloakUrl());
     var stats = new CaffeineStatsCounter(registry, "sidecar.desired.permissions");
     this.cache = Caffeine.newBuilder()
@@ -49,6 +54,9 @@ public class DesiredPermissions {
   /** The {@code x-okapi-permissions} value (a JSON array) for the user, or empty when it cannot be told. */
   public Future<Optional<String>> header(String tenant, String userId, List<String> desired) {
     var key = new Key(tenant, userId, desired);
+    if (uncached) {
+      return load(key);
+    }
     return Future
       .fromCompletionStage(cache.get(key, (k, executor) -> load(k).toCompletionStage().toCompletableFuture()))
       .onSuccess(value -> {

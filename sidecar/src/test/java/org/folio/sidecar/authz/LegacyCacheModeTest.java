@@ -1,10 +1,12 @@
 package org.folio.sidecar.authz;
 
-import static io.restassured.RestAssured.given;
+import static com.github.tomakehurst.wiremock.client.WireMock.getRequestedFor;
+import static com.github.tomakehurst.wiremock.client.WireMock.urlPathEqualTo;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.folio.sidecar.support.SidecarCalls.get;
 import static org.folio.sidecar.support.SidecarCalls.umaCalls;
 
+import com.github.tomakehurst.wiremock.client.WireMock;
 import io.quarkus.test.common.ResourceArg;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
@@ -34,6 +36,22 @@ class LegacyCacheModeTest {
     get("alpha", refreshed, "/items/3").statusCode(200);
 
     assertThat(umaCalls() - before).isEqualTo(1);
+  }
+
+  @Test
+  void everyRequestToAnEndpointDesiringPermissionsAsksModUsersKeycloak() {
+    var alpha = platform.alpha();
+    var lookups = urlPathEqualTo("/users-keycloak/users/" + alpha.allowed().folioId() + "/permissions");
+    platform.managers().stubFor(WireMock.get(lookups).willReturn(WireMock.okJson("{\"permissions\":[]}")));
+    int before = platform.managers().findAll(getRequestedFor(lookups)).size();
+    var token = platform.tokens().login(alpha, alpha.allowed()).getString("access_token");
+
+    for (int i = 0; i < 5; i++) {
+      get("alpha", token, "/items/5/loans").statusCode(200);
+    }
+
+    // upstream v3.0.18 and v4.0.3 cache no desired permissions: the cost the optimized cache removes
+    assertThat(platform.managers().findAll(getRequestedFor(lookups)).size() - before).isEqualTo(5);
   }
 
   @Test
