@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.function.ToDoubleFunction;
 import org.folio.sidecar.testkit.CountingHop.Kind;
 
@@ -236,7 +237,7 @@ final class AbReport {
       + "optimized sidecar reuses an answer per (tenant, user, desired set) for `%s` (%s here) and shares concurrent "
       + "lookups. A user's answers are reused within one transaction (the staff user read twice per check-out) and "
       + "across transactions only when they come closer together than that TTL.",
-      "MOD_USERS_KEYCLOAK_PERMISSIONS_CACHE_EXPIRATION_SECONDS", human(scale.desiredTtl()));
+      TimeScale.DESIRED_TTL, human(scale.desiredTtl()));
     report.line("");
 
     report.line("## Route override");
@@ -402,7 +403,7 @@ final class AbReport {
     return result.permissionLookups() * 1000.0 / Math.max(1, result.userRequests());
   }
 
-  private static java.util.Optional<ClosedLoop.Point> point(AbRun.Overhead overhead, String path, int connections) {
+  private static Optional<ClosedLoop.Point> point(AbRun.Overhead overhead, String path, int connections) {
     return overhead.closedLoop().stream().filter(p -> p.path().equals(path) && p.connections() == connections)
       .findFirst();
   }

@@ -2,6 +2,8 @@ package org.folio.sidecar.load;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -40,7 +42,7 @@ final class ClosedLoop {
   /** Whether wrk is installed; without it the phase reads "not run". */
   static Optional<String> wrk() {
     for (var candidate : List.of("/usr/bin/wrk", "/usr/local/bin/wrk")) {
-      if (new java.io.File(candidate).canExecute()) {
+      if (Files.isExecutable(Path.of(candidate))) {
         return Optional.of(candidate);
       }
     }

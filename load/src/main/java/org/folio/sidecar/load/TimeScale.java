@@ -1,5 +1,6 @@
 package org.folio.sidecar.load;
 
+import java.math.BigDecimal;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -20,7 +21,7 @@ record TimeScale(double factor) {
   /** The cache's defaults, read from the sidecar's own mapping, as the sidecar's variables name them. */
   private static final Map<String, Duration> PRODUCTION = productionConstants(
     ConfigMappings.load(AuthzCacheConfig.class, Map.of()), ConfigMappings.load(UsersConfig.class, Map.of()));
-  private static final String DESIRED_TTL = "MOD_USERS_KEYCLOAK_PERMISSIONS_CACHE_EXPIRATION_SECONDS";
+  static final String DESIRED_TTL = "MOD_USERS_KEYCLOAK_PERMISSIONS_CACHE_EXPIRATION_SECONDS";
   private static final String LEGACY_OFFSET = "KC_AUTHORIZATION_CACHE_TTL_OFFSET";
 
   TimeScale {
@@ -71,7 +72,7 @@ record TimeScale(double factor) {
       long millis = scaled(value).toMillis();
       env.put(variable, switch (variable) {
         case LEGACY_OFFSET -> String.valueOf(millis);
-        case DESIRED_TTL -> java.math.BigDecimal.valueOf(millis, 3).stripTrailingZeros().toPlainString();
+        case DESIRED_TTL -> BigDecimal.valueOf(millis, 3).stripTrailingZeros().toPlainString();
         default -> millis + "ms";
       });
     });
