@@ -11,6 +11,7 @@ import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.common.security.auth.SecurityProtocol;
 import org.apache.kafka.common.test.KafkaClusterTestKit;
 import org.apache.kafka.common.test.TestKitNodes;
+import org.apache.kafka.common.utils.Exit;
 
 /** A real Kafka broker (KRaft, combined controller and broker) in the test JVM, started once per run. */
 public final class KafkaBroker {
@@ -95,6 +96,13 @@ public final class KafkaBroker {
   }
 
   private static void closeOnExit(KafkaClusterTestKit cluster) {
+    // the test kit's temp-dir hook deletes the broker's log dirs while it stops, and the broker answers a log-dir
+    // failure with Exit.halt(1): that turned a clean System.exit(0) of the test JVM or the demo into exit 1
+    Exit.setHaltProcedure((status, message) -> {
+      if (!shuttingDown()) {
+        Runtime.getRuntime().halt(status);
+      }
+    });
     Runtime.getRuntime().addShutdownHook(new Thread(() -> {
       try {
         cluster.close();
@@ -102,6 +110,18 @@ public final class KafkaBroker {
         // the JVM is going away
       }
     }, "kafka-stop"));
+  }
+
+  private static boolean shuttingDown() {
+    var probe = new Thread(() -> {
+    });
+    try {
+      Runtime.getRuntime().addShutdownHook(probe);
+      Runtime.getRuntime().removeShutdownHook(probe);
+      return false;
+    } catch (IllegalStateException e) {
+      return true;
+    }
   }
 
   /**
