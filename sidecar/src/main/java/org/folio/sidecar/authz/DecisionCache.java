@@ -18,6 +18,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ForkJoinPool;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import org.folio.sidecar.config.AuthzCacheConfig;
@@ -33,7 +34,9 @@ import org.jspecify.annotations.Nullable;
  * <p>The indexes hold exactly the keys the cache holds, loads in flight included, because each change of an
  * entry and of its index entries happens in one atomic operation on that key: an entry is indexed when it is
  * created ({@link #insert}), un-indexed when Caffeine evicts or expires it (the eviction listener runs inside
- * the removal) and when it is invalidated ({@link #invalidate}). A logout therefore also removes a decision
+ * the removal) and when it is invalidated ({@link #invalidate}); and each index set is changed only inside its
+ * index map's {@code compute}, so a key is never added to a set that a concurrent removal is dropping as empty
+ * ({@code DecisionCacheLogoutRaceTest}). A logout therefore also removes a decision
  * still loading, and a late answer (a load, a background re-check) only ever replaces the very entry it
  * started from: once that entry is gone, the answer is served to its own caller and not cached.
  */
@@ -46,9 +49,13 @@ public final class DecisionCache implements AuthorizationCache {
 
   /**
    * A decision and when Keycloak made it; {@code recheck} is the one Keycloak call re-checking it (refresh
-   * ahead, or a re-check past its TTL), shared by every caller that needs it.
+   * ahead, or a re-check past its TTL), shared by every caller that needs it. {@code removed} is set when the
+   * entry is evicted or invalidated, before it leaves the map: Caffeine's lock-free reads can still find an
+   * entry while its eviction (and so its un-indexing) is under way, after a logout that no longer saw it in the
+   * index has returned; such a read must not be served.
    */
-  record Cached(Decision decision, long decidedAtNanos, AtomicReference<Future<Decision>> recheck) {
+  record Cached(Decision decision, long decidedAtNanos, AtomicReference<Future<Decision>> recheck,
+    AtomicBoolean removed) {
   }
 
   record SessionRef(String tenant, String sessionId) {
@@ -116,6 +123,9 @@ public final class DecisionCache implements AuthorizationCache {
     var present = entries.get(key);
     if (present != null && present.isDone() && !present.isCompletedExceptionally()) {
       var cached = present.join();
+      if (cached.removed().get()) {
+        return uncached(request);
+      }
       long age = ticker.read() - cached.decidedAtNanos();
       if (cached.decision() != Decision.PERMIT) {
         stats.recordHits(1);
@@ -146,21 +156,31 @@ public final class DecisionCache implements AuthorizationCache {
       index(k);
       return created;
     });
-    if (entry == created) {
-      keycloak.decide(request).onComplete(result -> {
-        if (result.succeeded()) {
-          created.complete(cached(result.result()));
-        } else {
-          removeIfSame(key, created);
-          created.completeExceptionally(result.cause());
-        }
-      });
+    if (entry != created) {
+      // the entry a lock-free read returned may be one being removed: then this caller asks Keycloak itself
+      return entry.thenCompose(cached -> cached.removed().get()
+        ? uncached(request).map(this::cached).toCompletionStage()
+        : CompletableFuture.completedFuture(cached));
     }
-    return entry;
+    keycloak.decide(request).onComplete(result -> {
+      if (result.succeeded()) {
+        created.complete(cached(result.result()));
+      } else {
+        removeIfSame(key, created);
+        created.completeExceptionally(result.cause());
+      }
+    });
+    return created;
   }
 
   private Cached cached(Decision decision) {
-    return new Cached(decision, ticker.read(), new AtomicReference<>());
+    return new Cached(decision, ticker.read(), new AtomicReference<>(), new AtomicBoolean());
+  }
+
+  /** A decision for one caller, not cached: the entry it found was being removed as it read it. */
+  private Future<Decision> uncached(AuthorizationRequest request) {
+    stats.recordMisses(1);
+    return keycloak.decide(request);
   }
 
   /**
@@ -224,19 +244,21 @@ public final class DecisionCache implements AuthorizationCache {
   }
 
   private void evicted(@Nullable DecisionKey key, @Nullable Cached value, RemovalCause cause) {
+    if (value != null) {
+      value.removed().set(true);
+    }
     if (key != null) {
       unindex(key);
     }
   }
 
   private void index(DecisionKey key) {
-    byTenant.computeIfAbsent(key.tenant(), t -> ConcurrentHashMap.newKeySet()).add(key);
+    addTo(byTenant, key.tenant(), key);
     if (key.sessionId() != null) {
-      bySession.computeIfAbsent(new SessionRef(key.tenant(), key.sessionId()), s -> ConcurrentHashMap.newKeySet())
-        .add(key);
+      addTo(bySession, new SessionRef(key.tenant(), key.sessionId()), key);
     }
     if (key.userId() != null) {
-      byUser.computeIfAbsent(new UserRef(key.tenant(), key.userId()), u -> ConcurrentHashMap.newKeySet()).add(key);
+      addTo(byUser, new UserRef(key.tenant(), key.userId()), key);
     }
   }
 
@@ -248,6 +270,15 @@ public final class DecisionCache implements AuthorizationCache {
     if (key.userId() != null) {
       removeFrom(byUser, new UserRef(key.tenant(), key.userId()), key);
     }
+  }
+
+  // adding inside the index's compute, as removal does: a set another thread is dropping as empty never takes a key
+  private static <K> void addTo(Map<K, Set<DecisionKey>> index, K indexKey, DecisionKey key) {
+    index.compute(indexKey, (k, keys) -> {
+      var set = keys == null ? ConcurrentHashMap.<DecisionKey>newKeySet() : keys;
+      set.add(key);
+      return set;
+    });
   }
 
   private static <K> void removeFrom(Map<K, Set<DecisionKey>> index, K indexKey, DecisionKey key) {
@@ -280,6 +311,9 @@ public final class DecisionCache implements AuthorizationCache {
     var removed = new AtomicInteger();
     for (var key : Set.copyOf(keys)) {
       entries.computeIfPresent(key, (k, current) -> {
+        if (current.isDone() && !current.isCompletedExceptionally()) {
+          current.join().removed().set(true);
+        }
         unindex(k);
         removed.incrementAndGet();
         return null;
