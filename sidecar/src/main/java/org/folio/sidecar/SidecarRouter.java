@@ -113,6 +113,10 @@ public class SidecarRouter {
       throw SidecarError.badRequest("Invalid request path");
     }
     exchange.requestId = RequestIds.next(headers.get(OkapiHeaders.REQUEST_ID), exchange.path);
+    if (exchange.pathRefused) {
+      throw SidecarError.badRequest("Invalid request path",
+        "dot segment, encoded separator, ';' or control character in the path");
+    }
     checkSingleValued(headers);
     var tenant = headers.get(OkapiHeaders.TENANT);
     if (tenant != null && !TenantNames.isValid(tenant)) {

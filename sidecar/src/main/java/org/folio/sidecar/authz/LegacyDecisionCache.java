@@ -48,6 +48,10 @@ public final class LegacyDecisionCache implements AuthorizationCache {
     var key = new StringBuilder(request.permission()).append('#').append(request.tenant());
     if (token.userId() != null) {
       key.append('#').append(token.userId());
+    } else {
+      // the one change to upstream's key: without it another client's token expiring in the same second would
+      // reuse the module-access client's grant (its weakness 1); a baseline must not be a way in
+      key.append("#azp:").append(token.clientId());
     }
     if (token.sessionId() != null) {
       key.append('#').append(token.sessionId());

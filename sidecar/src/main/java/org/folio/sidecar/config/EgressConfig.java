@@ -3,6 +3,7 @@ package org.folio.sidecar.config;
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
 
 /** Calls from the module to other modules. Upstream names where upstream has them; the rest are new. */
@@ -24,6 +25,30 @@ public interface EgressConfig {
    */
   @WithDefault("true")
   boolean loopbackOnly();
+
+  /**
+   * SIDECAR_POD_PEER_ADDRESSES: the peer addresses that count as the pod itself (egress, and the self marker).
+   * Exactly the loopback addresses a module's call to {@code localhost} comes from, not all of 127/8: a service
+   * mesh's inbound proxy (Istio connects from 127.0.0.6) and {@code kubectl port-forward} also arrive on
+   * loopback, and their callers are not the module.
+   */
+  @WithDefault("127.0.0.1,::1")
+  List<String> podPeerAddresses();
+
+  /**
+   * SIDECAR_TENANT_INSTALL_EGRESS_WINDOW: after the module's tenant install ({@code /_/tenant}) is called for a
+   * tenant it is not yet entitled to, how long its egress calls for that tenant are still accepted (modules load
+   * reference data after answering the install).
+   */
+  @WithDefault("15m")
+  Duration tenantInstallEgressWindow();
+
+  /**
+   * ROUTING_DYNAMIC_ENTITLEMENTS_CACHE_TTL: how long a tenant's entitled module ids, looked up for
+   * {@code x-okapi-module-hint}, are kept; a failed lookup too, so a failing manager is not asked on every request.
+   */
+  @WithDefault("30s")
+  Duration dynamicRoutingEntitlementsTtl();
 
   /** SIDECAR_ROUTE_OVERRIDES: {@code name=url,...}; a name is a module name or an interface id. Wins over discovery. */
   Optional<String> routeOverrides();

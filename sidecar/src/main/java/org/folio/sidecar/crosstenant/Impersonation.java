@@ -99,9 +99,26 @@ public class Impersonation {
       .map(Exchanged::token);
   }
 
-  /** Forgets a session (logout); the next cross-tenant request introspects again. */
+  /**
+   * Forgets a session (logout); the next cross-tenant request introspects again. The token obtained for the user
+   * in that realm goes too: it may belong to the session that ended.
+   */
   public void invalidateSession(String realm, String userId, String sessionId) {
     active.synchronous().invalidate(new SessionKey(realm, userId, sessionId));
+    forgetToken(realm, userId);
+  }
+
+  /** Forgets every session of a user in a realm and the token obtained for them there (LOGOUT_ALL). */
+  public void invalidateUser(String realm, String userId) {
+    // a scan, bounded by the cache's size: all-session logouts are rare
+    active.synchronous().asMap().keySet()
+      .removeIf(key -> key.realm().equals(realm) && key.userId().equals(userId));
+    forgetToken(realm, userId);
+  }
+
+  /** Drops the token obtained for a user in a tenant (Keycloak refused it, or the user logged out there). */
+  public void forgetToken(String tenant, String userId) {
+    exchanged.synchronous().invalidate(new UserKey(tenant, userId));
   }
 
   private Future<Boolean> introspect(VerifiedToken origin) {

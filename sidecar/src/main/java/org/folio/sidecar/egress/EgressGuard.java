@@ -13,7 +13,7 @@ final class EgressGuard {
   private EgressGuard() {
   }
 
-  static boolean allows(SocketAddress peer, boolean loopbackOnly) {
-    return !loopbackOnly || Peers.isLoopback(peer);
+  static boolean allows(SocketAddress peer, boolean loopbackOnly, Peers peers) {
+    return !loopbackOnly || peers.isPod(peer);
   }
 }

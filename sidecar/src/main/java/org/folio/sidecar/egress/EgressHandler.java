@@ -19,9 +19,12 @@ import org.folio.sidecar.error.SidecarError;
 import org.folio.sidecar.forward.Exchange;
 import org.folio.sidecar.forward.HttpBodies;
 import org.folio.sidecar.forward.OkapiHeaders;
+import org.folio.sidecar.forward.Peers;
 import org.folio.sidecar.forward.RequestForwarder;
 import org.folio.sidecar.forward.Target;
 import org.folio.sidecar.routing.ModuleRoutes;
+import org.folio.sidecar.tenant.TenantEntitlements;
+import org.folio.sidecar.tenant.TenantInstalls;
 import org.folio.sidecar.token.ServiceTokens;
 import org.folio.sidecar.token.SystemUserTokens;
 
@@ -45,6 +48,9 @@ public class EgressHandler {
   private final RouteOverrides overrides;
   private final DynamicRoutes dynamicRoutes;
   private final MeterRegistry registry;
+  private final Peers peers;
+  private final TenantEntitlements entitlements;
+  private final TenantInstalls installs;
   private final boolean loopbackOnly;
   private final boolean ignoreSystemUserTokenError;
   private final String moduleId;
@@ -54,7 +60,10 @@ public class EgressHandler {
 
   EgressHandler(RequestForwarder forwarder, ServiceTokens tokens, SystemUserTokens systemUserTokens,
     RouteOverrides overrides, DynamicRoutes dynamicRoutes, EgressConfig config, ModuleConfig module,
-    MeterRegistry registry) {
+    MeterRegistry registry, Peers peers, TenantEntitlements entitlements, TenantInstalls installs) {
+    this.peers = peers;
+    this.entitlements = entitlements;
+    this.installs = installs;
     this.forwarder = forwarder;
     this.tokens = tokens;
     this.systemUserTokens = systemUserTokens;
@@ -93,12 +102,23 @@ public class EgressHandler {
     });
   }
 
+  /**
+   * The pod itself, for a tenant this module serves: entitled, or whose install the module is running. Never
+   * {@code master}: the module acts for tenants, and master's only client here is the platform's administrator.
+   */
   private void admit(Exchange exchange) {
-    if (!EgressGuard.allows(exchange.request.remoteAddress(), loopbackOnly)) {
+    if (!EgressGuard.allows(exchange.request.remoteAddress(), loopbackOnly, peers)) {
       throw SidecarError.egressNotAllowed();
     }
-    if (exchange.tenant == null) {
+    var tenant = exchange.tenant;
+    if (tenant == null) {
       throw SidecarError.badRequest("x-okapi-tenant header is required");
+    }
+    if (!entitlements.loaded()) {
+      throw SidecarError.notReady("tenant entitlements are not loaded yet");
+    }
+    if (ServiceTokens.MASTER.equals(tenant) || !(entitlements.allows(tenant) || installs.inFlight(tenant))) {
+      throw SidecarError.tenantNotEnabled(tenant);
     }
   }
 

@@ -30,7 +30,11 @@ public final class SidecarError extends RuntimeException {
   }
 
   public static SidecarError badRequest(String message) {
-    return new SidecarError(400, "BadRequestException", "service_error", message, null);
+    return badRequest(message, null);
+  }
+
+  public static SidecarError badRequest(String message, @Nullable String reason) {
+    return new SidecarError(400, "BadRequestException", "service_error", message, reason);
   }
 
   public static SidecarError tenantNotEnabled(String tenant) {

@@ -182,6 +182,8 @@ public class EventConsumer {
         }
       }
       case PlatformEvent.Entitlement entitlement -> {
+        // any module's entitlement changes what a module hint may reach for that tenant
+        dynamicRoutes.forgetTenant(entitlement.tenantName());
         if (!entitlement.moduleId().equals(module.moduleId())) {
           count(record.topic(), "ignored");
           return;
@@ -201,6 +203,7 @@ public class EventConsumer {
         // a session logout that names no session ends them all: forgetting too much costs a Keycloak call
         if (logout.allSessions() || session == null) {
           decisions.invalidateUser(logout.tenant(), logout.userId());
+          impersonation.invalidateUser(logout.tenant(), logout.userId());
         } else {
           decisions.invalidateSession(logout.tenant(), session);
           impersonation.invalidateSession(logout.tenant(), logout.userId(), session);

@@ -17,7 +17,10 @@ public final class Exchange {
   public final HttpServerRequest request;
   public final long startNanos;
   public final String method;
+  /** The canonical path ({@link RequestPaths}) that is routed, authorized and forwarded; the raw one if refused. */
   public final String path;
+  /** The raw path normalizes to another endpoint than it reads as: refused before routing. */
+  public final boolean pathRefused;
   public String requestId;
   public String tenant;
   public @Nullable String userId;
@@ -39,6 +42,10 @@ public final class Exchange {
     headers.remove(HttpHeaders.USER_AGENT);
     headers.remove(PRIORITY);
     headers.set(OkapiHeaders.REQUEST_ID, requestId);
+    if (tenant != null) {
+      // the tenant every check used, whatever the caller's Connection header listed
+      headers.set(OkapiHeaders.TENANT, tenant);
+    }
     return headers;
   }
 
@@ -48,6 +55,9 @@ public final class Exchange {
     this.request = request;
     this.startNanos = startNanos;
     this.method = request.method().name();
-    this.path = request.path();
+    var raw = request.path();
+    var canonical = raw == null ? null : RequestPaths.canonical(raw);
+    this.pathRefused = canonical == null;
+    this.path = canonical == null ? raw : canonical;
   }
 }

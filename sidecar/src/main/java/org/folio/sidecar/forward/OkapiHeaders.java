@@ -3,6 +3,8 @@ package org.folio.sidecar.forward;
 /** The FOLIO header names the sidecar reads or writes. */
 public final class OkapiHeaders {
 
+  /** Every Okapi header starts so; none of them is hop-by-hop. */
+  public static final String OKAPI_PREFIX = "x-okapi-";
   public static final String TENANT = "x-okapi-tenant";
   public static final String TOKEN = "x-okapi-token";
   public static final String USER_ID = "x-okapi-user-id";

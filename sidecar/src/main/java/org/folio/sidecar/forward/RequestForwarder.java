@@ -68,7 +68,7 @@ public class RequestForwarder {
       .setHost(target.host())
       .setPort(target.port())
       .setSsl(target.ssl())
-      .setURI(target.basePath() + request.uri())
+      .setURI(target.basePath() + RequestPaths.forwardedUri(request))
       .setHeaders(headers)
       .setConnectTimeout(timeoutMillis)
       .setIdleTimeout(timeoutMillis);

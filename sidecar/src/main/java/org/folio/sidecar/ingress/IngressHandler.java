@@ -8,6 +8,7 @@ import org.folio.sidecar.authz.AuthorizationRequest;
 import org.folio.sidecar.authz.DesiredPermissions;
 import org.folio.sidecar.config.ModuleConfig;
 import org.folio.sidecar.config.SidecarConfig;
+import org.folio.sidecar.config.TokenConfig;
 import org.folio.sidecar.error.SidecarError;
 import org.folio.sidecar.forward.Exchange;
 import org.folio.sidecar.forward.OkapiHeaders;
@@ -16,6 +17,8 @@ import org.folio.sidecar.forward.RequestForwarder;
 import org.folio.sidecar.forward.Target;
 import org.folio.sidecar.routing.RoutingEntry;
 import org.folio.sidecar.tenant.TenantEntitlements;
+import org.folio.sidecar.tenant.TenantInstalls;
+import org.folio.sidecar.token.ServiceTokens;
 import org.folio.sidecar.crosstenant.Impersonation;
 import org.folio.sidecar.token.TokenVerifier;
 import org.folio.sidecar.token.VerifiedToken;
@@ -40,11 +43,17 @@ public class IngressHandler {
   private final boolean allowCrossTenant;
   private final Target module;
   private final String sidecarUrl;
+  private final String serviceClientId;
+  private final Peers peers;
+  private final TenantInstalls installs;
 
   IngressHandler(TokenVerifier tokenVerifier, AuthorizationDecider decider,
     RequestForwarder forwarder, SelfSignature selfSignature, TenantEntitlements entitlements,
     DesiredPermissions desiredPermissions, Impersonation impersonation, ModuleConfig moduleConfig,
-    SidecarConfig sidecarConfig) {
+    SidecarConfig sidecarConfig, TokenConfig tokenConfig, Peers peers, TenantInstalls installs) {
+    this.serviceClientId = tokenConfig.serviceClientId();
+    this.peers = peers;
+    this.installs = installs;
     this.impersonation = impersonation;
     this.allowCrossTenant = sidecarConfig.allowCrossTenantRequests();
     this.entitlements = entitlements;
@@ -59,7 +68,8 @@ public class IngressHandler {
 
   /**
    * Checks and forwards a request for one of the module's own endpoints ({@code exchange.entry}); the
-   * dispatcher has already validated the tenant header and the declared body size.
+   * dispatcher has already validated the tenant header and the declared body size. No token reaches the module
+   * that was not verified here: an unverified one is refused (401) or dropped, never passed on.
    */
   public Future<Void> process(Exchange exchange) {
     var request = exchange.request;
@@ -70,31 +80,36 @@ public class IngressHandler {
 
     if (isSelf(exchange)) {
       // the module calling itself: no tenant or permission check, but a token it sends is still verified
-      return token == null ? forward(exchange, null, null) : tokenVerifier.verify(token).compose(verified -> {
+      return token == null ? forward(exchange, null, null, null) : tokenVerifier.verify(token).compose(verified -> {
         exchange.userId = verified.userId();
-        return forward(exchange, token, verified);
+        return forward(exchange, token, verified, null);
       });
     }
-    // mgr-tenant-entitlements calls the tenant install before the tenant is entitled
-    if (!entry.isTenantInstall()) {
+    if (entry.isTenantInstall()) {
+      // mgr-tenant-entitlements calls the tenant install before the tenant is entitled; the module's calls out
+      // during the install are then accepted for that tenant for a while (TenantInstalls)
+      checkTenantName(tenant);
+      installs.started(tenant);
+    } else {
       checkEntitled(tenant);
     }
     if (entry.isSystem()) {
-      return forward(exchange, token, null);
+      return system(exchange, token, tenant);
     }
     var systemToken = blankToNull(headers.get(OkapiHeaders.SYSTEM_TOKEN));
     if (token == null && systemToken == null) {
       if (entry.requiresAuthorization()) {
         throw SidecarError.unauthorized("no token");
       }
-      return forward(exchange, null, null);
+      return forward(exchange, null, null, null);
     }
     return verifyCallers(token, systemToken, tenant).compose(callers -> {
       exchange.userId = callers.user() == null ? null : callers.user().userId();
-      // an impersonated caller reaches the module with the token of this tenant
-      var forwardToken = callers.user() != null ? callers.user().raw() : token;
+      // the verified user token only (an impersonated caller's is the one of this tenant); a bad one beside a
+      // valid system token is dropped
+      var forwardToken = callers.user() == null ? null : callers.user().raw();
       if (!entry.requiresAuthorization()) {
-        return forward(exchange, forwardToken, callers.user());
+        return forward(exchange, forwardToken, callers.user(), callers.system());
       }
       // as upstream: with a system token present, Keycloak is asked about the system token
       var decisionToken = callers.system() != null ? callers.system() : callers.user();
@@ -102,7 +117,23 @@ public class IngressHandler {
         return Future.failedFuture(SidecarError.unauthorized("no valid token"));
       }
       return authorize(exchange, entry, decisionToken)
-        .compose(allowed -> forward(exchange, forwardToken, callers.user()));
+        .compose(allowed -> forward(exchange, forwardToken, callers.user(), callers.system()));
+    });
+  }
+
+  /**
+   * A system interface (the tenant install): mgr-tenant-entitlements sends no token at all, so none is required,
+   * as upstream; a token that is sent reaches the module only if it verifies as one of this tenant or of master.
+   */
+  private Future<Void> system(Exchange exchange, @Nullable String token, String tenant) {
+    if (token == null) {
+      return forward(exchange, null, null, null);
+    }
+    return tokenVerifier.verify(token).transform(result -> {
+      var verified = result.succeeded() ? result.result() : null;
+      boolean usable = verified != null
+        && (verified.tenant().equals(tenant) || ServiceTokens.MASTER.equals(verified.tenant()));
+      return usable ? forward(exchange, token, verified, null) : forward(exchange, null, null, null);
     });
   }
 
@@ -113,13 +144,21 @@ public class IngressHandler {
    */
   private boolean isSelf(Exchange exchange) {
     return selfSignature.matches(exchange.request.getHeader(OkapiHeaders.SIGNATURE))
-      && Peers.isLoopback(exchange.request.remoteAddress());
+      && peers.isPod(exchange.request.remoteAddress());
   }
 
-  private void checkEntitled(String tenant) {
+  private static void checkTenantName(String tenant) {
     if (tenant == null) {
       throw SidecarError.badRequest("x-okapi-tenant header is required");
     }
+    // master is Keycloak's administration realm, never a tenant a module serves
+    if (ServiceTokens.MASTER.equals(tenant)) {
+      throw SidecarError.tenantNotEnabled(tenant);
+    }
+  }
+
+  private void checkEntitled(String tenant) {
+    checkTenantName(tenant);
     if (!entitlements.loaded()) {
       throw SidecarError.notReady("tenant entitlements are not loaded yet");
     }
@@ -133,16 +172,28 @@ public class IngressHandler {
   }
 
   /**
-   * Verifies both tokens against the tenant. A bad system token is always a 401; a bad user token is tolerated
-   * beside a valid system token (upstream's mod-pubsub case) but then carries no identity to the module.
+   * Verifies both tokens against the tenant. The system token must be what sidecars send as one: a
+   * client-credentials token of this tenant's module-access client (no user, no session); anything else is a
+   * 401. A bad user token is tolerated beside a valid system token (upstream's mod-pubsub "dummy" case, and a
+   * user token that expired during a long job) but is then dropped: it carries no identity and no token to the
+   * module.
    */
   private Future<Callers> verifyCallers(@Nullable String token, @Nullable String systemToken, String tenant) {
     var user = token == null ? Future.<VerifiedToken>succeededFuture() : userIn(tokenVerifier.verify(token), tenant);
     if (systemToken == null) {
       return user.map(verified -> new Callers(verified, null));
     }
-    return inTenant(tokenVerifier.verify(systemToken), tenant).compose(system -> user
-      .transform(result -> Future.succeededFuture(new Callers(result.succeeded() ? result.result() : null, system))));
+    return inTenant(tokenVerifier.verify(systemToken), tenant).compose(system -> {
+      if (!isServiceToken(system)) {
+        return Future.failedFuture(SidecarError.unauthorized("x-system-token is not a module-access token"));
+      }
+      return user.transform(result -> Future.succeededFuture(new Callers(result.succeeded() ? result.result() : null,
+        system)));
+    });
+  }
+
+  private boolean isServiceToken(VerifiedToken token) {
+    return serviceClientId.equals(token.clientId()) && token.userId() == null && token.sessionId() == null;
   }
 
   /**
@@ -170,20 +221,32 @@ public class IngressHandler {
     return decider.decide(question).compose(decision -> switch (decision) {
       case PERMIT -> Future.succeededFuture();
       case DENY -> Future.failedFuture(SidecarError.forbidden());
-      case UNAUTHENTICATED -> Future.failedFuture(SidecarError.unauthorized("token not accepted by Keycloak"));
+      case UNAUTHENTICATED -> {
+        if (allowCrossTenant && verified.userId() != null) {
+          // an exchanged cross-tenant token Keycloak no longer takes is obtained anew next time
+          impersonation.forgetToken(exchange.tenant, verified.userId());
+        }
+        yield Future.failedFuture(SidecarError.unauthorized("token not accepted by Keycloak"));
+      }
     });
   }
 
-  private Future<Void> forward(Exchange exchange, @Nullable String token, @Nullable VerifiedToken verified) {
+  private Future<Void> forward(Exchange exchange, @Nullable String token, @Nullable VerifiedToken verified,
+    @Nullable VerifiedToken system) {
     var headers = exchange.forwardHeaders();
     headers.remove(OkapiHeaders.AUTHORIZATION);
-    // identity and permissions reach the module only from what the sidecar verified itself
+    // identity, tokens and permissions reach the module only from what the sidecar verified itself
     headers.remove(OkapiHeaders.USER_ID);
     headers.remove(OkapiHeaders.PERMISSIONS);
+    headers.remove(OkapiHeaders.TOKEN);
+    headers.remove(OkapiHeaders.SYSTEM_TOKEN);
     headers.set(OkapiHeaders.SIGNATURE, selfSignature.value());
     headers.set(OkapiHeaders.URL, sidecarUrl);
     if (token != null) {
       headers.set(OkapiHeaders.TOKEN, token);
+    }
+    if (system != null) {
+      headers.set(OkapiHeaders.SYSTEM_TOKEN, system.raw());
     }
     if (verified != null && verified.userId() != null) {
       headers.set(OkapiHeaders.USER_ID, verified.userId());

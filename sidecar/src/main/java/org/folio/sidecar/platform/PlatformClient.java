@@ -46,7 +46,7 @@ public class PlatformClient {
    * than {@link ServiceTokens#MASTER} (the managers' realm) its name in {@code x-okapi-tenant}.
    */
   public Future<JsonObject> get(String service, String tenant, String url, MultiMap query) {
-    return tokens.token(tenant).compose(token -> {
+    return tokens.platformToken(tenant).compose(token -> {
       var request = client.getAbs(url).putHeader("x-okapi-token", token).timeout(timeoutMillis);
       if (!ServiceTokens.MASTER.equals(tenant)) {
         request.putHeader("x-okapi-tenant", tenant);

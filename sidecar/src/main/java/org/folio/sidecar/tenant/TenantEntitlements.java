@@ -14,6 +14,8 @@ import jakarta.inject.Singleton;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
+import java.util.HashMap;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
 import org.folio.sidecar.config.ConfigValidator;
@@ -44,6 +46,13 @@ public class TenantEntitlements {
   private final Ticker ticker;
   private final AtomicLong lastUnknownReload;
   private volatile Set<String> enabled = Set.of();
+  // each entitle or revoke event's number, and the latest per tenant: a reload that read its pages before an event
+  // must not undo it (a REVOKE read back as entitled would let the tenant in again until the next reload)
+  private long events;
+  private final Map<String, TenantEvent> latestEvents = new HashMap<>();
+
+  private record TenantEvent(long number, boolean entitled) {
+  }
   private @Nullable PeriodicReload reloads;
 
   TenantEntitlements(TenantConfig config, ModuleConfig module, Vertx vertx, PlatformClient platform,
@@ -96,12 +105,14 @@ public class TenantEntitlements {
   }
 
   public synchronized void entitle(String tenant) {
+    latestEvents.put(tenant, new TenantEvent(++events, true));
     var copy = new HashSet<>(enabled);
     copy.add(tenant);
     enabled = Set.copyOf(copy);
   }
 
   public synchronized void revoke(String tenant) {
+    latestEvents.put(tenant, new TenantEvent(++events, false));
     var copy = new HashSet<>(enabled);
     copy.remove(tenant);
     enabled = Set.copyOf(copy);
@@ -111,16 +122,31 @@ public class TenantEntitlements {
   public Future<Set<String>> reload() {
     var url = ConfigValidator.withoutTrailingSlash(config.entitlementsUrl()) + "/entitlements/modules/"
       + module.moduleId();
+    long startedAfter;
+    synchronized (this) {
+      startedAfter = events;
+    }
     return platform.getAll("mgr-tenant-entitlements", url, "entitlements", config.entitlementsBatchSize())
       .map(entitlements -> entitlements.stream().map(entitlement -> entitlement.getString("tenantId")).toList())
       .compose(this::tenantNames)
       .map(Set::copyOf)
-      .onSuccess(names -> {
+      .map(names -> {
         synchronized (this) {
-          enabled = names;
+          var current = new HashSet<>(names);
+          latestEvents.forEach((tenant, event) -> {
+            if (event.number() > startedAfter) {
+              if (event.entitled()) {
+                current.add(tenant);
+              } else {
+                current.remove(tenant);
+              }
+            }
+          });
+          enabled = Set.copyOf(current);
+          return enabled;
         }
-        firstLoad.tryComplete();
-      });
+      })
+      .onSuccess(names -> firstLoad.tryComplete());
   }
 
   private Future<List<String>> tenantNames(List<String> ids) {

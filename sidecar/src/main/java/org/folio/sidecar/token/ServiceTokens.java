@@ -8,11 +8,13 @@ import io.vertx.core.json.JsonObject;
 import jakarta.inject.Singleton;
 import org.folio.sidecar.config.AuthzCacheConfig;
 import org.folio.sidecar.config.TokenConfig;
+import org.folio.sidecar.error.SidecarError;
 import org.folio.sidecar.secret.SecretStore;
 
 /**
  * One live client-credentials token per realm, shared by every caller: the tenant's module-access client for
- * egress ({@code x-system-token}), the master realm's admin client for mgr-* calls. Renewed ahead of expiry
+ * egress ({@code x-system-token}) and mod-users-keycloak, and, in a cache of its own that egress never reads, the
+ * master realm's admin client for the sidecar's own mgr-* calls. Renewed ahead of expiry
  * once SIDECAR_TOKEN_REFRESH_FRACTION of its lifetime has passed; in the legacy cache mode, kept as upstream
  * v3.0.18 keeps them instead (see {@link SharedTokens.Policy}).
  */
@@ -26,6 +28,7 @@ public class ServiceTokens {
   private final SecretStore secrets;
   private final TokenEndpoint endpoint;
   private final SharedTokens tokens;
+  private final SharedTokens adminTokens;
 
   ServiceTokens(TokenEndpoint endpoint, TokenConfig config, AuthzCacheConfig cache, SecretStore secrets,
     MeterRegistry registry, Ticker ticker) {
@@ -36,21 +39,39 @@ public class ServiceTokens {
     var policy = cache.mode() == AuthzCacheConfig.Mode.LEGACY
       ? SharedTokens.Policy.upstreamV3(UPSTREAM_MAX_TENANTS)
       : new SharedTokens.Policy(config.maxCapacity(), config.refreshFraction(), false);
-    this.tokens = new SharedTokens(this::obtain, policy, registry, "sidecar.tokens", ticker);
+    this.tokens = new SharedTokens(tenant -> obtain(tenant, config.serviceClientId()), policy, registry,
+      "sidecar.tokens", ticker);
+    this.adminTokens = new SharedTokens(realm -> obtain(realm, config.adminClientId()),
+      new SharedTokens.Policy(1, policy.refreshFraction(), policy.upstream()), registry, "sidecar.tokens.admin",
+      ticker);
   }
 
-  /** The realm's current token, acquiring one if there is none. */
-  public Future<String> token(String realm) {
-    return tokens.token(realm);
+  /**
+   * The tenant's module-access token, acquiring one if there is none; never for {@link #MASTER}, whose only
+   * client here is the platform's administrator.
+   */
+  public Future<String> token(String tenant) {
+    if (MASTER.equals(tenant)) {
+      return Future.failedFuture(SidecarError.tenantNotEnabled(tenant));
+    }
+    return tokens.token(tenant);
+  }
+
+  /** The token for the sidecar's own call to a manager ({@link #MASTER}: the admin client) or a tenant's module. */
+  public Future<String> platformToken(String realm) {
+    return MASTER.equals(realm) ? adminTokens.token(MASTER) : tokens.token(realm);
   }
 
   /** Drops a realm's token, e.g. after a target refused it; the next call acquires a new one. */
   public void evict(String realm) {
-    tokens.evict(realm);
+    if (MASTER.equals(realm)) {
+      adminTokens.evict(realm);
+    } else {
+      tokens.evict(realm);
+    }
   }
 
-  private Future<JsonObject> obtain(String realm) {
-    var clientId = MASTER.equals(realm) ? config.adminClientId() : config.serviceClientId();
+  private Future<JsonObject> obtain(String realm, String clientId) {
     var secretKey = config.secureStoreEnv() + "_" + realm + "_" + clientId;
     return secrets.secret(secretKey).compose(secret -> endpoint.request(realm, MultiMap.caseInsensitiveMultiMap()
       .add("grant_type", "client_credentials").add("client_id", clientId).add("client_secret", secret),

@@ -6,6 +6,7 @@ import static com.github.tomakehurst.wiremock.client.WireMock.getRequestedFor;
 import static com.github.tomakehurst.wiremock.client.WireMock.okJson;
 import static com.github.tomakehurst.wiremock.client.WireMock.urlEqualTo;
 import static com.github.tomakehurst.wiremock.client.WireMock.urlPathEqualTo;
+import static com.github.tomakehurst.wiremock.client.WireMock.urlPathMatching;
 import static io.restassured.RestAssured.given;
 import static org.hamcrest.Matchers.startsWith;
 
@@ -76,6 +77,24 @@ class DynamicRoutingTest {
         "No entitled module found for name: moduleName = mod-absent, tenant = alpha"));
     given().header("x-okapi-tenant", "alpha").header("x-okapi-module-hint", " ").get("/absent/1")
       .then().statusCode(500);
+  }
+
+  @Test
+  void aHintIsTheNameOrIdOfAModuleTheTenantIsEntitledToAndNothingElse() {
+    // Given beta, entitled to no module mod-notes
+    platform.managers().stubFor(get(urlPathEqualTo("/entitlements")).withQueryParam("tenant", equalTo("beta"))
+      .willReturn(okJson(new JsonObject().put("entitlements", new JsonArray()).put("totalRecords", 0).encode())));
+
+    // When beta names mod-notes' versioned id, and alpha a hint that is no module id at all
+    given().header("x-okapi-tenant", "beta").header("x-okapi-module-hint", "mod-notes-3.1.0").get("/notes/3")
+      .then().statusCode(500).body("errors[0].message", org.hamcrest.Matchers.equalTo(
+        "No entitled module found for name: moduleName = mod-notes-3.1.0, tenant = beta"));
+    given().header("x-okapi-tenant", "alpha").header("x-okapi-module-hint", "x/../../some/other/endpoint?q=-1.0.0")
+      .get("/notes/4").then().statusCode(400);
+
+    // Then neither reached mod-notes, and the odd hint never reached a manager's URL
+    platform.others().verify(0, getRequestedFor(urlPathMatching("/notes-location/notes/[34]")));
+    platform.managers().verify(0, getRequestedFor(urlPathMatching("/(modules/x|some).*")));
   }
 
   @Test

@@ -194,9 +194,15 @@ class EgressTest {
   void egressFromOutsideThePodIsRefusedByDefault() {
     var outside = io.vertx.core.net.SocketAddress.inetSocketAddress(40000, "10.1.2.3");
     var inside = io.vertx.core.net.SocketAddress.inetSocketAddress(40000, "127.0.0.1");
+    var insideV6 = io.vertx.core.net.SocketAddress.inetSocketAddress(40000, "0:0:0:0:0:0:0:1");
+    // Istio's inbound proxy connects from 127.0.0.6 on behalf of callers outside the pod
+    var meshProxy = io.vertx.core.net.SocketAddress.inetSocketAddress(40000, "127.0.0.6");
+    var peers = org.folio.sidecar.forward.Peers.of("127.0.0.1", "::1");
 
-    assertThat(EgressGuard.allows(outside, true)).isFalse();
-    assertThat(EgressGuard.allows(inside, true)).isTrue();
-    assertThat(EgressGuard.allows(outside, false)).isTrue();
+    assertThat(EgressGuard.allows(outside, true, peers)).isFalse();
+    assertThat(EgressGuard.allows(meshProxy, true, peers)).isFalse();
+    assertThat(EgressGuard.allows(inside, true, peers)).isTrue();
+    assertThat(EgressGuard.allows(insideV6, true, peers)).isTrue();
+    assertThat(EgressGuard.allows(outside, false, peers)).isTrue();
   }
 }
