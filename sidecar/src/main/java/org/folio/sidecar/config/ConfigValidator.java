@@ -47,6 +47,9 @@ public class ConfigValidator {
     requireHttpUrl("KC_URL", keycloak.url(), problems);
     requireHttpUrl("SIDECAR_URL", sidecar.url(), problems);
     keycloak.jwksBaseUrl().ifPresent(url -> requireHttpUrl("KC_JWKS_BASE_URL", url, problems));
+    keycloak.issuerOrigins().ifPresent(origins -> origins.forEach(origin -> requireOrigin(origin.trim(), problems)));
+    requirePositive("KC_JWKS_NEW_REALM_FETCHES", keycloak.jwksNewRealmFetches(), problems);
+    requirePositive("KC_JWKS_REFRESH_INTERVAL", keycloak.jwksRefreshInterval().toMillis(), problems);
     if (module.name().isBlank()) {
       problems.add("MODULE_NAME must not be blank");
     }
@@ -169,6 +172,14 @@ public class ConfigValidator {
     parseHttpUrl(value).ifPresentOrElse(u -> {
     },
       () -> problems.add(variable + " must be an absolute http(s) URL, got '" + value + "'"));
+  }
+
+  private static void requireOrigin(String origin, List<String> problems) {
+    var uri = parseHttpUrl(origin);
+    if (uri.isEmpty() || !(uri.get().getRawPath() == null || uri.get().getRawPath().isEmpty())
+      || uri.get().getRawQuery() != null) {
+      problems.add("KC_ISSUER_ORIGINS entries must be scheme://host[:port], got '" + origin + "'");
+    }
   }
 
   static void requirePositive(String variable, long value, List<String> problems) {
