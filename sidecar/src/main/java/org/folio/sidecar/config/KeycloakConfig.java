@@ -82,6 +82,10 @@ public interface KeycloakConfig {
   @WithDefault("10000")
   long verifiedTokenCacheSize();
 
+  /** KC_VERIFIED_TOKEN_CACHE_HEAP_SHARE: the share of the heap verified tokens may fill. */
+  @WithDefault("0.10")
+  double verifiedTokenCacheHeapShare();
+
   /** KC_MAX_POOL_SIZE: connections kept to Keycloak (upstream's Keycloak client: 50). */
   @WithDefault("50")
   int maxPoolSize();
@@ -100,6 +104,10 @@ public interface KeycloakConfig {
   /** KC_IMPERSONATION_CACHE_MAX_SIZE: bound of each cross-tenant cache (sessions, usernames, exchanged tokens). */
   @WithDefault("100000")
   long impersonationCacheMaxSize();
+
+  /** KC_IMPERSONATION_CACHE_HEAP_SHARE: the share of the heap the three cross-tenant caches may fill together. */
+  @WithDefault("0.05")
+  double impersonationCacheHeapShare();
 
   /**
    * KC_IMPERSONATION_SESSION_CHECK_TTL: how long a caller's session, found active by introspection, is taken as

@@ -24,6 +24,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 import org.eclipse.microprofile.jwt.JsonWebToken;
+import org.folio.sidecar.config.CacheBudget;
+import org.folio.sidecar.config.CacheBudgets;
 import org.folio.sidecar.config.ConfigValidator;
 import org.folio.sidecar.config.KeycloakConfig;
 import org.folio.sidecar.error.SidecarError;
@@ -81,8 +83,11 @@ public class TokenVerifier {
     context.setClockSkew((int) config.jwtClockSkew().toSeconds());
     context.setRequireNamedPrincipal(false);
     this.parser = new DefaultJWTParser(context);
-    this.verified = Caffeine.newBuilder()
-      .maximumSize(config.verifiedTokenCacheSize())
+    // the key and the record's raw text are one string; the claims' strings come on top
+    this.verified = CacheBudgets.verifiedTokens(config).<String, VerifiedToken>apply(Caffeine.newBuilder(),
+      (token, claims) -> CacheBudgets.VERIFIED_TOKEN_OVERHEAD + CacheBudget.bytesOf(token)
+        + CacheBudget.bytesOf(claims.userId()) + CacheBudget.bytesOf(claims.sessionId())
+        + CacheBudget.bytesOf(claims.subject()) + CacheBudget.bytesOf(claims.clientId()))
       .ticker(ticker)
       .expireAfter(Expiry.<String, VerifiedToken>creating((token, claims) -> Duration.ofSeconds(
         Math.max(0, claims.expiresAtSeconds() + skewSeconds - clock.millis() / 1000))))
