@@ -50,7 +50,8 @@ public record CacheBudget(String name, long bytes, long maxEntries) {
         return weighted.isPresent() ? java.util.Optional.of(weighted.getAsLong()) : java.util.Optional.empty();
       }).orElse(0L))
       .tag("cache", name).baseUnit("bytes").description("estimated heap bytes the cache holds").register(registry);
-    Gauge.builder("sidecar.cache.weight.max", this, CacheBudget::bytes)
+    // a strong reference: nothing else keeps this record, and a weakly held gauge would read NaN after a GC
+    Gauge.builder("sidecar.cache.weight.max", this, CacheBudget::bytes).strongReference(true)
       .tag("cache", name).baseUnit("bytes").description("the cache's heap budget").register(registry);
   }
 

@@ -47,14 +47,15 @@ public class UpstreamVariables {
     IGNORED.put("SC_CLIENT_TLS_ENABLED", "TLS is used where the module's or target's URL is https");
     IGNORED.put("KC_CLIENT_TLS_ENABLED", "TLS is used where KC_URL is https");
     IGNORED.put("GW_CLIENT_TLS_ENABLED", "TLS is used where SIDECAR_FORWARD_UNKNOWN_REQUESTS_DESTINATION is https");
-    IGNORED.put("SC_CLIENT_TLS_TRUSTSTORE_PROVIDER", "truststores are read with the JDK's own providers");
-    IGNORED.put("KC_CLIENT_TLS_TRUSTSTORE_PROVIDER", "truststores are read with the JDK's own providers");
-    IGNORED.put("GW_CLIENT_TLS_TRUSTSTORE_PROVIDER", "truststores are read with the JDK's own providers");
+    for (var client : new String[]{"SC", "KC", "GW"}) {
+      IGNORED.put(client + "_CLIENT_TLS_TRUSTSTORE_PROVIDER", "truststores are read with the JDK's own providers");
+    }
     IGNORED_FAMILIES.put("WEB_CLIENT_",
       "the HTTP clients' pools are KC_MAX_POOL_SIZE and SIDECAR_PLATFORM_MAX_POOL_SIZE");
     IGNORED_FAMILIES.put("CREDENTIALS_", "secrets are cached by SIDECAR_SECRET_CACHE_TTL");
-    IGNORED_FAMILIES.put("ROUTING_TRACING_", "every request has an access line with its reason instead");
-    IGNORED_FAMILIES.put("FILTERS_TRACING_", "every request has an access line with its reason instead");
+    for (var tracing : new String[]{"ROUTING_TRACING_", "FILTERS_TRACING_"}) {
+      IGNORED_FAMILIES.put(tracing, "every request has an access line with its reason instead");
+    }
     IGNORED_FAMILIES.put("ROUTING_LOGGER_", "every request has an access line (SIDECAR_ACCESS_LOG_ENABLED)");
     IGNORED_FAMILIES.put("ROUTING_RESPONSE_TIME_", "x-response-time is always sent");
     IGNORED_FAMILIES.put("ROUTING_DYNAMIC_DISCOVERY_CACHE_", "discovered locations are refreshed by events and "

@@ -4,33 +4,24 @@ import static com.github.tomakehurst.wiremock.client.WireMock.getRequestedFor;
 import static com.github.tomakehurst.wiremock.client.WireMock.urlEqualTo;
 import static io.restassured.RestAssured.given;
 
+import io.quarkus.test.common.ResourceArg;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
-import java.util.Map;
 import org.folio.sidecar.support.AccessLines;
+import org.folio.sidecar.support.KeycloakAsLocalhost;
 import org.folio.sidecar.support.LogCapture;
-import org.folio.sidecar.support.SidecarTestResource;
 import org.folio.sidecar.testkit.TestPlatform;
 import org.junit.jupiter.api.Test;
 
-/** KC_URI_VALIDATION_ENABLED=true (upstream's default): a token issued under another origin than KC_URL is refused. */
+/**
+ * KC_URI_VALIDATION_ENABLED=true (upstream's default): a token issued under another origin than KC_URL (Keycloak
+ * called as {@code localhost}, its tokens saying {@code 127.0.0.1}) is refused.
+ */
 @QuarkusTest
-@WithTestResource(value = ExactIssuerTest.KeycloakAsLocalhostExact.class, parallel = true)
+@WithTestResource(value = KeycloakAsLocalhost.class, parallel = true, initArgs = @ResourceArg(name = "kc.uri-validation-enabled", value = "true"))
 class ExactIssuerTest {
 
   private final TestPlatform platform = TestPlatform.get();
-
-  /** KC_URL names Keycloak as {@code localhost}; its tokens say {@code 127.0.0.1}. */
-  public static class KeycloakAsLocalhostExact extends SidecarTestResource {
-
-    @Override
-    public Map<String, String> start() {
-      var config = super.start();
-      config.put("kc.url", config.get("kc.url").replace("127.0.0.1", "localhost"));
-      config.put("kc.uri-validation-enabled", "true");
-      return config;
-    }
-  }
 
   @Test
   void realTokenIssuedUnderAnotherOriginIs401() {

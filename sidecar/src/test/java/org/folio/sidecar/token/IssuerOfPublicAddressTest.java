@@ -13,14 +13,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.equalTo;
 
 import com.github.tomakehurst.wiremock.WireMockServer;
+import io.quarkus.test.common.ResourceArg;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import java.security.KeyPairGenerator;
 import java.security.interfaces.RSAPublicKey;
 import java.util.Map;
 import org.folio.sidecar.support.AccessLines;
+import org.folio.sidecar.support.KeycloakAsLocalhost;
 import org.folio.sidecar.support.LogCapture;
-import org.folio.sidecar.support.SidecarTestResource;
 import org.folio.sidecar.testkit.TestPlatform;
 import org.folio.sidecar.testkit.TestTenant;
 import org.folio.sidecar.testkit.Tokens;
@@ -37,23 +38,11 @@ import org.junit.jupiter.api.Test;
  * {@code 127.0.0.1}, so every real token's issuer differs from KC_URL in origin, as in a cluster.
  */
 @QuarkusTest
-@WithTestResource(value = IssuerOfPublicAddressTest.KeycloakAsLocalhost.class, parallel = true)
+@WithTestResource(value = KeycloakAsLocalhost.class, parallel = true, initArgs = @ResourceArg(name = "kc.uri-validation-enabled", value = "false"))
 class IssuerOfPublicAddressTest {
 
   private static WireMockServer attacker;
   private final TestPlatform platform = TestPlatform.get();
-
-  /** The platform's configuration with KC_URL naming Keycloak by another host than its tokens do. */
-  public static class KeycloakAsLocalhost extends SidecarTestResource {
-
-    @Override
-    public Map<String, String> start() {
-      var config = super.start();
-      config.put("kc.url", config.get("kc.url").replace("127.0.0.1", "localhost"));
-      config.put("kc.uri-validation-enabled", "false");
-      return config;
-    }
-  }
 
   @BeforeAll
   static void startAttacker() throws Exception {
