@@ -42,38 +42,37 @@ public class CacheBudgets {
 
   public static CacheBudget decisions(AuthzCacheConfig config) {
     long count = config.mode() == AuthzCacheConfig.Mode.LEGACY ? config.legacyMaxSize() : config.maxSize();
-    return CacheBudget.of("decisions", config.heapShare(), count);
+    return CacheBudget.of("decisions", config.heapShare(), count, TYPICAL_DECISION);
   }
 
   public static CacheBudget verifiedTokens(KeycloakConfig config) {
-    return CacheBudget.of("verified tokens", config.verifiedTokenCacheHeapShare(), config.verifiedTokenCacheSize());
+    return CacheBudget.of("verified tokens", config.verifiedTokenCacheHeapShare(), config.verifiedTokenCacheSize(),
+      TYPICAL_VERIFIED_TOKEN);
   }
 
   public static CacheBudget desiredPermissions(UsersConfig config) {
     return CacheBudget.of("desired permissions", config.permissionsCacheHeapShare(),
-      config.permissionsCacheMaxSize());
+      config.permissionsCacheMaxSize(), TYPICAL_DESIRED_PERMISSIONS);
   }
 
   /** Each of the three cross-tenant caches (sessions, usernames, exchanged tokens) gets a third of the share. */
   public static CacheBudget impersonation(KeycloakConfig config) {
     return CacheBudget.of("impersonation (each of 3)", config.impersonationCacheHeapShare() / 3,
-      config.impersonationCacheMaxSize());
+      config.impersonationCacheMaxSize(), TYPICAL_IMPERSONATION);
   }
 
   @PostConstruct
   void report() {
-    var lines = List.of(describe(decisions(authz), TYPICAL_DECISION),
-      describe(verifiedTokens(keycloak), TYPICAL_VERIFIED_TOKEN),
-      describe(desiredPermissions(users), TYPICAL_DESIRED_PERMISSIONS),
-      describe(impersonation(keycloak), TYPICAL_IMPERSONATION));
-    LOGGER.infof("Cache bounds for a heap of %d MiB (Runtime.maxMemory()): %s; an entry weighs its estimated "
-      + "bytes, the count variables stay upper limits", Runtime.getRuntime().maxMemory() >> 20,
+    var lines = List.of(describe(decisions(authz)), describe(verifiedTokens(keycloak)),
+      describe(desiredPermissions(users)), describe(impersonation(keycloak)));
+    LOGGER.infof("Cache bounds for a heap of %d MiB (Runtime.maxMemory()): %s; where memory binds an entry "
+      + "weighs its estimated bytes, and the count variables stay upper limits", Runtime.getRuntime().maxMemory() >> 20,
       lines.stream().collect(Collectors.joining(", ")));
   }
 
-  private static String describe(CacheBudget budget, long typicalEntry) {
+  private static String describe(CacheBudget budget) {
     return String.format(Locale.ROOT, "%s %.1f MiB or %d entries (%s-bound, ~%d entries of ~%d B)", budget.name(),
-      budget.bytes() / 1048576.0, budget.maxEntries(), budget.memoryBound(typicalEntry) ? "memory" : "count",
-      Math.min(budget.maxEntries(), budget.bytes() / typicalEntry), typicalEntry);
+      budget.bytes() / 1048576.0, budget.maxEntries(), budget.memoryBound() ? "memory" : "count",
+      Math.min(budget.maxEntries(), budget.bytes() / budget.typicalEntry()), budget.typicalEntry());
   }
 }
