@@ -23,6 +23,7 @@ import org.folio.sidecar.forward.OkapiHeaders;
 import org.folio.sidecar.forward.RequestIds;
 import org.folio.sidecar.health.HealthRoutes;
 import org.folio.sidecar.ingress.IngressHandler;
+import org.folio.sidecar.routing.ModulePathPrefix;
 import org.folio.sidecar.routing.RoutingTableProvider;
 import org.folio.sidecar.tenant.ModuleEntitlementsRoute;
 import org.folio.sidecar.token.TenantNames;
@@ -53,10 +54,12 @@ public class SidecarRouter {
   private final boolean dynamicRouting;
   private final boolean moduleEntitlementEndpoint;
   private final long maxBodySize;
+  private final ModulePathPrefix pathPrefix;
 
   SidecarRouter(RoutingTableProvider routes, IngressHandler ingress, EgressHandler egress, AccessLog accessLog,
     AccessLogWriter logWriter, ErrorResponder errors, EgressConfig egressConfig, SidecarConfig sidecarConfig,
-    TenantConfig tenantConfig) {
+    TenantConfig tenantConfig, ModulePathPrefix pathPrefix) {
+    this.pathPrefix = pathPrefix;
     this.logWriter = logWriter;
     this.routes = routes;
     this.ingress = ingress;
@@ -129,12 +132,13 @@ public class SidecarRouter {
     }
     var current = routes.routes();
     var moduleId = headers.get(OkapiHeaders.MODULE_ID);
-    var ownEndpoint = current.ingress().lookup(exchange.method, exchange.path, moduleId, false);
+    var routingPath = pathPrefix.routingPath(exchange.path);
+    var ownEndpoint = current.ingress().lookup(exchange.method, routingPath, moduleId, false);
     if (ownEndpoint != null) {
       exchange.entry = ownEndpoint;
       return ingress.process(exchange);
     }
-    var dependency = current.egress().lookup(exchange.method, exchange.path, moduleId, true);
+    var dependency = current.egress().lookup(exchange.method, routingPath, moduleId, true);
     if (dependency != null) {
       exchange.entry = dependency;
       return egress.process(exchange, current);

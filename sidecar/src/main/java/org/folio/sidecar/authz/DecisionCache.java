@@ -22,6 +22,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import org.folio.sidecar.config.AuthzCacheConfig;
+import org.folio.sidecar.config.CacheBudget;
+import org.folio.sidecar.config.CacheBudgets;
 import org.folio.sidecar.error.SidecarError;
 import org.jspecify.annotations.Nullable;
 
@@ -91,8 +93,11 @@ public final class DecisionCache implements AuthorizationCache {
     long allowLifetime = allowTtlNanos + config.maxStaleness().toNanos();
     long denyLifetime = config.denyTtl().toNanos();
     this.stats = new CaffeineStatsCounter(registry, "sidecar.authz.decisions");
-    this.cache = Caffeine.newBuilder()
-      .maximumSize(config.maxSize())
+    var budget = CacheBudgets.decisions(config);
+    this.cache = budget
+      .<DecisionKey, Cached>apply(Caffeine.newBuilder(), (key, cached) -> CacheBudgets.DECISION_OVERHEAD
+        + CacheBudget.bytesOf(key.tenant()) + CacheBudget.bytesOf(key.clientId()) + CacheBudget.bytesOf(key.userId())
+        + CacheBudget.bytesOf(key.sessionId()) + CacheBudget.bytesOf(key.permission()))
       .ticker(ticker)
       .executor(executor)
       .expireAfter(Expiry.<DecisionKey, Cached>writing(
@@ -102,6 +107,7 @@ public final class DecisionCache implements AuthorizationCache {
       .buildAsync();
     this.entries = cache.asMap();
     stats.registerSizeMetric(cache.synchronous());
+    budget.gauge(registry, cache.synchronous());
     this.staleServed = Counter.builder("sidecar.authz.decisions.stale.served")
       .description("grants served past their TTL because Keycloak was unreachable").register(registry);
     this.refreshes = Counter.builder("sidecar.authz.decisions.refreshes")

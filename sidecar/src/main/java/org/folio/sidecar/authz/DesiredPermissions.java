@@ -12,6 +12,8 @@ import jakarta.inject.Singleton;
 import java.util.List;
 import java.util.Optional;
 import org.folio.sidecar.config.AuthzCacheConfig;
+import org.folio.sidecar.config.CacheBudget;
+import org.folio.sidecar.config.CacheBudgets;
 import org.folio.sidecar.config.ConfigValidator;
 import org.folio.sidecar.config.UsersConfig;
 import org.folio.sidecar.platform.PlatformClient;
@@ -31,6 +33,15 @@ public class DesiredPermissions {
   record Key(String tenant, String userId, List<String> desired) {
   }
 
+  private static long estimate(Key key, Optional<String> header) {
+    long bytes = CacheBudgets.DESIRED_PERMISSIONS_OVERHEAD + CacheBudget.bytesOf(key.tenant())
+      + CacheBudget.bytesOf(key.userId()) + CacheBudget.bytesOf(header.orElse(""));
+    for (var name : key.desired()) {
+      bytes += 8 + CacheBudget.bytesOf(name);
+    }
+    return bytes;
+  }
+
   private final PlatformClient platform;
   private final String baseUrl;
   private final AsyncCache<Key, Optional<String>> cache;
@@ -42,13 +53,14 @@ public class DesiredPermissions {
     this.uncached = authzCache.mode() == AuthzCacheConfig.Mode.LEGACY;
     this.baseUrl = ConfigValidator.withoutTrailingSlash(config.keycloakUrl());
     var stats = new CaffeineStatsCounter(registry, "sidecar.desired.permissions");
-    this.cache = Caffeine.newBuilder()
-      .maximumSize(config.permissionsCacheMaxSize())
+    var budget = CacheBudgets.desiredPermissions(config);
+    this.cache = budget.<Key, Optional<String>>apply(Caffeine.newBuilder(), DesiredPermissions::estimate)
       .ticker(ticker)
       .expireAfterWrite(config.permissionsCacheTtl())
       .recordStats(() -> stats)
       .buildAsync();
     stats.registerSizeMetric(cache.synchronous());
+    budget.gauge(registry, cache.synchronous());
   }
 
   /** The {@code x-okapi-permissions} value (a JSON array) for the user, or empty when it cannot be told. */

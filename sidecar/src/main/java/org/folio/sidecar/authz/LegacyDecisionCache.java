@@ -10,6 +10,8 @@ import io.vertx.core.Future;
 import java.time.Clock;
 import java.time.Duration;
 import org.folio.sidecar.config.AuthzCacheConfig;
+import org.folio.sidecar.config.CacheBudget;
+import org.folio.sidecar.config.CacheBudgets;
 
 /**
  * Upstream v3.0.18's decision cache, reproduced as the baseline for comparisons: the key contains the token's
@@ -33,13 +35,15 @@ public final class LegacyDecisionCache implements AuthorizationCache {
     this.clock = clock;
     this.offsetMillis = config.legacyTtlOffset();
     this.stats = new CaffeineStatsCounter(registry, "sidecar.authz.decisions");
-    this.cache = Caffeine.newBuilder()
-      .maximumSize(config.legacyMaxSize())
+    var budget = CacheBudgets.decisions(config);
+    this.cache = budget.<String, Long>apply(Caffeine.newBuilder(),
+      (key, ttl) -> CacheBudgets.DECISION_OVERHEAD + CacheBudget.bytesOf(key))
       .ticker(ticker)
       .expireAfter(Expiry.<String, Long>creating((key, ttlMillis) -> Duration.ofMillis(ttlMillis)))
       .recordStats(() -> stats)
       .build();
     stats.registerSizeMetric(cache);
+    budget.gauge(registry, cache);
   }
 
   @Override

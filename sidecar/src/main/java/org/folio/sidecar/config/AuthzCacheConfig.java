@@ -26,6 +26,13 @@ public interface AuthzCacheConfig {
   long maxSize();
 
   /**
+   * SIDECAR_AUTHZ_CACHE_HEAP_SHARE: the share of the heap ({@code Runtime.maxMemory()}) the decision cache may
+   * fill; with folio-helm-v2's {@code -Xmx64m} this, not the count, bounds it (about 15,000 decisions).
+   */
+  @WithDefault("0.25")
+  double heapShare();
+
+  /**
    * SIDECAR_AUTHZ_CACHE_ALLOW_TTL: how long a grant is trusted before Keycloak is asked again. 10 minutes is
    * upstream's own bound: it trusts a grant until the token expires, up to FOLIO's 600-s token lifetime after it
    * asked (docs/authorization-cache.md has the measurements behind it).

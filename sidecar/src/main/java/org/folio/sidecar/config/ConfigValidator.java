@@ -21,6 +21,8 @@ import java.util.Optional;
 @Singleton
 public class ConfigValidator {
 
+  private static final double MAX_CACHE_SHARE = 0.8;
+
   private final ModuleConfig module;
   private final KeycloakConfig keycloak;
   private final SidecarConfig sidecar;
@@ -28,9 +30,11 @@ public class ConfigValidator {
   private final AuthzCacheConfig cache;
   private final PlatformConfig platform;
   private final TlsConfig tls;
+  private final UsersConfig users;
 
   ConfigValidator(ModuleConfig module, KeycloakConfig keycloak, SidecarConfig sidecar, SecretStoreConfig secrets,
-    AuthzCacheConfig cache, PlatformConfig platform, TlsConfig tls) {
+    AuthzCacheConfig cache, PlatformConfig platform, TlsConfig tls, UsersConfig users) {
+    this.users = users;
     this.module = module;
     this.keycloak = keycloak;
     this.sidecar = sidecar;
@@ -47,6 +51,9 @@ public class ConfigValidator {
     requireHttpUrl("KC_URL", keycloak.url(), problems);
     requireHttpUrl("SIDECAR_URL", sidecar.url(), problems);
     keycloak.jwksBaseUrl().ifPresent(url -> requireHttpUrl("KC_JWKS_BASE_URL", url, problems));
+    keycloak.issuerOrigins().ifPresent(origins -> origins.forEach(origin -> requireOrigin(origin.trim(), problems)));
+    requirePositive("KC_JWKS_NEW_REALM_FETCHES", keycloak.jwksNewRealmFetches(), problems);
+    requirePositive("KC_JWKS_REFRESH_INTERVAL", keycloak.jwksRefreshInterval().toMillis(), problems);
     if (module.name().isBlank()) {
       problems.add("MODULE_NAME must not be blank");
     }
@@ -69,6 +76,7 @@ public class ConfigValidator {
     readableIfSet("MGR_CLIENT_TLS_TRUSTSTORE_PATH", tls.platform().path(), problems);
     readableIfSet("GW_CLIENT_TLS_TRUSTSTORE_PATH", tls.gateway().path(), problems);
     validateCache(problems);
+    validateHeapShares(problems);
     validateSecretStore(problems);
     if (!problems.isEmpty()) {
       // Quarkus prints this exception's message alone, without a stack trace, and exits
@@ -91,6 +99,25 @@ public class ConfigValidator {
     if (cache.adminEnabled() && cache.adminToken().filter(token -> token.length() >= 16).isEmpty()) {
       problems.add("SIDECAR_AUTHZ_CACHE_ADMIN_TOKEN must be set (16+ characters) when "
         + "SIDECAR_AUTHZ_CACHE_ADMIN_ENABLED is true");
+    }
+  }
+
+  /** Each cache's heap share is a fraction, and together they leave room for requests in flight. */
+  private void validateHeapShares(List<String> problems) {
+    var shares = new java.util.LinkedHashMap<String, Double>();
+    shares.put("SIDECAR_AUTHZ_CACHE_HEAP_SHARE", cache.heapShare());
+    shares.put("KC_VERIFIED_TOKEN_CACHE_HEAP_SHARE", keycloak.verifiedTokenCacheHeapShare());
+    shares.put("KC_IMPERSONATION_CACHE_HEAP_SHARE", keycloak.impersonationCacheHeapShare());
+    shares.put("SIDECAR_DESIRED_PERMISSIONS_HEAP_SHARE", users.permissionsCacheHeapShare());
+    shares.forEach((variable, share) -> {
+      if (!(share > 0 && share < 1)) {
+        problems.add(variable + " must be a fraction between 0 and 1, got " + share);
+      }
+    });
+    double total = shares.values().stream().mapToDouble(Double::doubleValue).sum();
+    if (total > MAX_CACHE_SHARE) {
+      problems.add("the cache heap shares (" + String.join(", ", shares.keySet()) + ") add up to " + total
+        + "; at most " + MAX_CACHE_SHARE + " leaves the rest of the heap for requests");
     }
   }
 
@@ -169,6 +196,14 @@ public class ConfigValidator {
     parseHttpUrl(value).ifPresentOrElse(u -> {
     },
       () -> problems.add(variable + " must be an absolute http(s) URL, got '" + value + "'"));
+  }
+
+  private static void requireOrigin(String origin, List<String> problems) {
+    var uri = parseHttpUrl(origin);
+    if (uri.isEmpty() || !(uri.get().getRawPath() == null || uri.get().getRawPath().isEmpty())
+      || uri.get().getRawQuery() != null) {
+      problems.add("KC_ISSUER_ORIGINS entries must be scheme://host[:port], got '" + origin + "'");
+    }
   }
 
   static void requirePositive(String variable, long value, List<String> problems) {

@@ -1,17 +1,37 @@
 package org.folio.sidecar.config;
 
 import io.smallrye.config.ConfigMapping;
+import io.smallrye.config.WithConverter;
 import io.smallrye.config.WithDefault;
 import java.time.Duration;
+import java.util.List;
 import java.util.Optional;
 
 /** How the sidecar reaches Keycloak and validates its tokens. Property {@code kc.x-y} is variable {@code KC_X_Y}. */
 @ConfigMapping(prefix = "kc")
 public interface KeycloakConfig {
 
-  /** KC_URL: Keycloak's base URL. A token's issuer must equal {@code KC_URL/realms/<tenant>} exactly. */
+  /**
+   * KC_URL: Keycloak's base URL. With KC_URI_VALIDATION_ENABLED (the default) a token's issuer must equal
+   * {@code KC_URL/realms/<tenant>} exactly. Realm keys always come from here (or KC_JWKS_BASE_URL).
+   */
   @WithDefault("http://keycloak:8080")
   String url();
+
+  /**
+   * KC_URI_VALIDATION_ENABLED (upstream's): true, a token's issuer must be {@code KC_URL/realms/<tenant>}; false,
+   * for tokens that carry Keycloak's public address while KC_URL is the in-cluster one (folio-helm-v2 sets it),
+   * the issuer's origin is not compared with KC_URL (see KC_ISSUER_ORIGINS) but its path must still be
+   * {@code /realms/<tenant>}. Unlike upstream, keys never come from the issuer's own URL.
+   */
+  @WithDefault("true")
+  boolean uriValidationEnabled();
+
+  /**
+   * KC_ISSUER_ORIGINS (this sidecar's own): with KC_URI_VALIDATION_ENABLED=false, the issuer origins
+   * ({@code scheme://host[:port]}, comma-separated) accepted besides KC_URL's; unset, any origin.
+   */
+  Optional<List<String>> issuerOrigins();
 
   /** KC_JWKS_BASE_URL: where to fetch realm keys from when it differs from KC_URL (e.g. an internal address). */
   Optional<String> jwksBaseUrl();
@@ -39,8 +59,20 @@ public interface KeycloakConfig {
   @WithDefault("10s")
   Duration jwksMinRefetchInterval();
 
-  /** KC_JWKS_REFRESH_INTERVAL: keys of a realm are refreshed in the background this often. */
-  @WithDefault("60m")
+  /**
+   * KC_JWKS_NEW_REALM_FETCHES: at most this many realms not yet known have their keys fetched per
+   * KC_JWKS_MIN_REFETCH_INTERVAL; tokens naming further unknown realms are refused (401) without asking
+   * Keycloak, so tokens naming made-up realms cannot turn into a stream of key fetches.
+   */
+  @WithDefault("100")
+  int jwksNewRealmFetches();
+
+  /**
+   * KC_JWKS_REFRESH_INTERVAL: keys of a realm are fetched again after this long. A bare number is minutes, as
+   * upstream ({@code 60}); a duration ({@code 30m}, {@code PT1H}) is also accepted.
+   */
+  @WithDefault("60")
+  @WithConverter(MinutesConverter.class)
   Duration jwksRefreshInterval();
 
   /**
@@ -50,11 +82,18 @@ public interface KeycloakConfig {
   @WithDefault("10000")
   long verifiedTokenCacheSize();
 
+  /** KC_VERIFIED_TOKEN_CACHE_HEAP_SHARE: the share of the heap verified tokens may fill. */
+  @WithDefault("0.10")
+  double verifiedTokenCacheHeapShare();
+
   /** KC_MAX_POOL_SIZE: connections kept to Keycloak (upstream's Keycloak client: 50). */
   @WithDefault("50")
   int maxPoolSize();
 
-  /** KC_REALMS_MAX_SIZE: realms whose keys and token parsers are kept; one per tenant and master. */
+  /**
+   * KC_REALMS_MAX_SIZE: realms whose keys are kept; one per tenant and master. Realms Keycloak does not know are
+   * remembered apart (as many again at most), so made-up realm names never push real ones out.
+   */
   @WithDefault("10000")
   int realmsMaxSize();
 
@@ -65,6 +104,10 @@ public interface KeycloakConfig {
   /** KC_IMPERSONATION_CACHE_MAX_SIZE: bound of each cross-tenant cache (sessions, usernames, exchanged tokens). */
   @WithDefault("100000")
   long impersonationCacheMaxSize();
+
+  /** KC_IMPERSONATION_CACHE_HEAP_SHARE: the share of the heap the three cross-tenant caches may fill together. */
+  @WithDefault("0.05")
+  double impersonationCacheHeapShare();
 
   /**
    * KC_IMPERSONATION_SESSION_CHECK_TTL: how long a caller's session, found active by introspection, is taken as

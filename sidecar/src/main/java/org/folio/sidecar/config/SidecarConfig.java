@@ -1,6 +1,7 @@
 package org.folio.sidecar.config;
 
 import io.smallrye.config.ConfigMapping;
+import io.smallrye.config.WithConverter;
 import io.smallrye.config.WithDefault;
 import java.time.Duration;
 import java.util.Optional;
@@ -19,8 +20,13 @@ public interface SidecarConfig {
   @WithDefault("60000")
   long requestTimeout();
 
-  /** SIDECAR_MAX_BODY_SIZE (bytes): larger request bodies are refused with 413. Bodies stream, so this is a policy limit. */
-  @WithDefault("1073741824")
+  /**
+   * SIDECAR_MAX_BODY_SIZE, else upstream's QUARKUS_HTTP_LIMITS_MAX_BODY_SIZE (bytes, or {@code 10240K},
+   * {@code 1G}): larger declared request bodies are refused with upstream's JSON 413. Bodies stream, so this
+   * is a policy limit; 1G when neither is set.
+   */
+  @WithDefault("1G")
+  @WithConverter(ByteSizeConverter.class)
   long maxBodySize();
 
   /** SIDECAR_HEALTH_PROBE_INTERVAL: how often readiness re-checks the module and Keycloak. */
@@ -55,4 +61,29 @@ public interface SidecarConfig {
    * unset, upstream's default; {@code compact} for the sidecar's own compact line (milliseconds, reason).
    */
   Optional<String> accessLogFormat();
+
+  /** SIDECAR_MODULE_PATH_PREFIX_*: upstream's handling of {@code /<MODULE_NAME>/...} paths. */
+  ModulePathPrefix modulePathPrefix();
+
+  /** Upstream's module path prefix settings. */
+  interface ModulePathPrefix {
+
+    /** How a {@code /<MODULE_NAME>} prefix is handled, as upstream's ModulePrefixStrategy. */
+    enum Strategy {
+      /** Routes match without the prefix; the module receives paths with it (added when missing). */
+      PROXY,
+      /** Routes match without the prefix; the module receives paths without it. */
+      STRIP,
+      /** Paths are used as they come. */
+      NONE
+    }
+
+    /** SIDECAR_MODULE_PATH_PREFIX_ENABLED: true means PROXY, whatever the strategy says (as upstream). */
+    @WithDefault("false")
+    boolean enabled();
+
+    /** SIDECAR_MODULE_PATH_PREFIX_STRATEGY: {@code NONE}, {@code PROXY} or {@code STRIP}. */
+    @WithDefault("NONE")
+    Strategy strategy();
+  }
 }

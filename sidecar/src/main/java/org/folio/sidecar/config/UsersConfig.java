@@ -19,4 +19,8 @@ public interface UsersConfig {
   /** MOD_USERS_KEYCLOAK_PERMISSIONS_CACHE_MAX_CAPACITY. */
   @WithDefault("5000")
   long permissionsCacheMaxSize();
+
+  /** SIDECAR_DESIRED_PERMISSIONS_HEAP_SHARE: the share of the heap cached desired permissions may fill. */
+  @WithDefault("0.05")
+  double permissionsCacheHeapShare();
 }

@@ -12,6 +12,8 @@ import io.vertx.ext.web.client.WebClient;
 import jakarta.inject.Named;
 import jakarta.inject.Singleton;
 import java.time.Duration;
+import org.folio.sidecar.config.CacheBudget;
+import org.folio.sidecar.config.CacheBudgets;
 import org.folio.sidecar.config.ConfigValidator;
 import org.folio.sidecar.config.KeycloakConfig;
 import org.folio.sidecar.config.TokenConfig;
@@ -53,12 +55,21 @@ public class Impersonation {
 
   Impersonation(@Named("keycloak") WebClient client, PlatformClient platform, KeycloakConfig keycloak,
     TokenConfig tokenConfig, UsersConfig users, SecretStore secrets, MeterRegistry registry, Ticker ticker) {
-    long maxSize = keycloak.impersonationCacheMaxSize();
-    this.active = measured(Caffeine.newBuilder().ticker(ticker).maximumSize(maxSize)
-      .expireAfterWrite(keycloak.impersonationSessionCheckTtl()), registry, "sidecar.impersonation.introspections");
-    this.usernames = measured(Caffeine.newBuilder().ticker(ticker).maximumSize(maxSize)
-      .expireAfterWrite(keycloak.impersonationUsernameTtl()), registry, "sidecar.impersonation.users");
-    this.exchanged = measured(Caffeine.newBuilder().ticker(ticker).maximumSize(maxSize)
+    var budget = CacheBudgets.impersonation(keycloak);
+    long overhead = CacheBudgets.IMPERSONATION_OVERHEAD;
+    this.active = measured(budget.<SessionKey, Boolean>apply(Caffeine.newBuilder(),
+      (key, active) -> overhead + CacheBudget.bytesOf(key.realm()) + CacheBudget.bytesOf(key.userId())
+        + CacheBudget.bytesOf(key.sessionId()))
+      .ticker(ticker).expireAfterWrite(keycloak.impersonationSessionCheckTtl()), registry,
+      "sidecar.impersonation.introspections");
+    this.usernames = measured(budget.<UserKey, String>apply(Caffeine.newBuilder(),
+      (key, username) -> overhead + CacheBudget.bytesOf(key.tenant()) + CacheBudget.bytesOf(key.userId())
+        + CacheBudget.bytesOf(username))
+      .ticker(ticker).expireAfterWrite(keycloak.impersonationUsernameTtl()), registry, "sidecar.impersonation.users");
+    this.exchanged = measured(budget.<UserKey, Exchanged>apply(Caffeine.newBuilder(),
+      (key, token) -> overhead + CacheBudget.bytesOf(key.tenant()) + CacheBudget.bytesOf(key.userId())
+        + CacheBudget.bytesOf(token.token()))
+      .ticker(ticker)
       .expireAfter(Expiry.<UserKey, Exchanged>writing((key, token) -> Duration.ofNanos(token.lifetimeNanos()))),
       registry, "sidecar.impersonation.tokens");
     this.client = client;

@@ -15,6 +15,7 @@ import java.net.ConnectException;
 import org.folio.sidecar.config.SidecarConfig;
 import org.folio.sidecar.config.TlsConfig;
 import org.folio.sidecar.config.TlsOptions;
+import org.folio.sidecar.routing.ModulePathPrefix;
 import org.folio.sidecar.error.SidecarError;
 
 /**
@@ -27,8 +28,10 @@ public class RequestForwarder {
   private final HttpClient client;
   private final HttpClient gatewayClient;
   private final long timeoutMillis;
+  private final ModulePathPrefix pathPrefix;
 
-  RequestForwarder(Vertx vertx, SidecarConfig config, TlsConfig tls) {
+  RequestForwarder(Vertx vertx, SidecarConfig config, TlsConfig tls, ModulePathPrefix pathPrefix) {
+    this.pathPrefix = pathPrefix;
     this.timeoutMillis = config.requestTimeout();
     this.client = vertx.createHttpClient(TlsOptions.trust(options(), tls.forwarding(), tls.verifyHostname(),
       "SC_CLIENT_TLS_TRUSTSTORE"), new PoolOptions().setHttp1MaxSize(500));
@@ -48,27 +51,28 @@ public class RequestForwarder {
    * (502 unreachable, 504 timed out) while the caller can still be told.
    */
   public Future<Void> forward(HttpServerRequest request, Target target, MultiMap headers) {
-    return send(request, target, headers).compose(answer -> relay(request, answer));
+    return send(client, request, target, pathPrefix.toModule(RequestPaths.forwardedUri(request)), headers)
+      .compose(answer -> relay(request, answer));
   }
 
   /** Sends the request and hands back the target's answer unrelayed, for callers that look at it first. */
   public Future<HttpClientResponse> send(HttpServerRequest request, Target target, MultiMap headers) {
-    return send(client, request, target, headers);
+    return send(client, request, target, pathPrefix.toOthers(RequestPaths.forwardedUri(request)), headers);
   }
 
   /** As {@link #send}, to the gateway (SIDECAR_FORWARD_UNKNOWN_REQUESTS), trusted by GW_CLIENT_TLS_TRUSTSTORE_*. */
   public Future<HttpClientResponse> sendToGateway(HttpServerRequest request, Target target, MultiMap headers) {
-    return send(gatewayClient, request, target, headers);
+    return send(gatewayClient, request, target, pathPrefix.toOthers(RequestPaths.forwardedUri(request)), headers);
   }
 
-  private Future<HttpClientResponse> send(HttpClient client, HttpServerRequest request, Target target,
+  private Future<HttpClientResponse> send(HttpClient client, HttpServerRequest request, Target target, String uri,
     MultiMap headers) {
     var options = new RequestOptions()
       .setMethod(request.method())
       .setHost(target.host())
       .setPort(target.port())
       .setSsl(target.ssl())
-      .setURI(target.basePath() + RequestPaths.forwardedUri(request))
+      .setURI(target.basePath() + uri)
       .setHeaders(headers)
       .setConnectTimeout(timeoutMillis)
       .setIdleTimeout(timeoutMillis);

@@ -20,6 +20,7 @@ import org.folio.sidecar.config.ConfigValidator;
 import org.folio.sidecar.config.KeycloakConfig;
 import org.folio.sidecar.config.ModuleConfig;
 import org.folio.sidecar.config.SidecarConfig;
+import org.folio.sidecar.routing.ModulePathPrefix;
 import org.folio.sidecar.events.KafkaClients;
 import org.jspecify.annotations.Nullable;
 
@@ -49,12 +50,14 @@ public class DependencyProbe {
   private long timerId = -1;
 
   DependencyProbe(Vertx vertx, @Named("keycloak") WebClient client, ModuleConfig module, KeycloakConfig keycloak,
-    KafkaClients kafkaClients, SidecarConfig config, MeterRegistry registry) {
+    KafkaClients kafkaClients, SidecarConfig config, MeterRegistry registry, ModulePathPrefix pathPrefix) {
     this.kafkaClients = kafkaClients;
     this.vertx = vertx;
     this.client = client;
     this.config = config;
-    this.moduleHealthUrl = ConfigValidator.withoutTrailingSlash(module.url()) + module.healthPath();
+    // as upstream, the health path goes to the module the way its requests do (with the prefix under PROXY)
+    this.moduleHealthUrl = ConfigValidator.withoutTrailingSlash(module.url())
+      + pathPrefix.toModule(module.healthPath());
     this.keycloakUrl = ConfigValidator.withoutTrailingSlash(keycloak.url()) + "/realms/master";
     this.kafkaNodes = kafkaClients.bootstrapServers();
     this.timeoutMillis = keycloak.requestTimeout().toMillis();

@@ -22,9 +22,11 @@ import org.jose4j.jwk.PublicJsonWebKey;
 import org.jose4j.lang.JoseException;
 
 /**
- * Signing keys of each realm, fetched without blocking and kept in memory. A token naming a key id we do not
- * know triggers one refetch of its realm's keys (for key rotation), at most once per
- * KC_JWKS_MIN_REFETCH_INTERVAL, and concurrent misses share that one fetch.
+ * Signing keys of each realm, fetched from KC_URL (or KC_JWKS_BASE_URL) without blocking and kept in memory. A
+ * token naming a key id we do not know triggers one refetch of its realm's keys (for key rotation), at most once
+ * per KC_JWKS_MIN_REFETCH_INTERVAL, and concurrent misses share that one fetch. Realm names come from tokens not
+ * yet verified, so realms Keycloak does not know are remembered apart from real ones, and at most
+ * KC_JWKS_NEW_REALM_FETCHES realms not yet known are asked for per KC_JWKS_MIN_REFETCH_INTERVAL.
  */
 @Singleton
 public class RealmKeys {
@@ -43,8 +45,12 @@ public class RealmKeys {
   private final KeycloakConfig config;
   private final String jwksBase;
   private final Cache<String, KeySet> realms;
+  /** Realms Keycloak answered 404 for: refused without asking again until KC_JWKS_MIN_REFETCH_INTERVAL passes. */
+  private final Cache<String, Boolean> unknownRealms;
   private final Ticker ticker;
   private final Map<String, Future<KeySet>> inFlight = new ConcurrentHashMap<>();
+  private long newRealmWindowStart;
+  private int newRealmFetches;
 
   RealmKeys(@Named("keycloak") WebClient client, KeycloakConfig config, Ticker ticker) {
     this.client = client;
@@ -56,6 +62,12 @@ public class RealmKeys {
       .ticker(ticker)
       .expireAfterWrite(config.jwksRefreshInterval())
       .build();
+    this.unknownRealms = Caffeine.newBuilder()
+      .maximumSize(config.realmsMaxSize())
+      .ticker(ticker)
+      .expireAfterWrite(config.jwksMinRefetchInterval())
+      .build();
+    this.newRealmWindowStart = ticker.read();
   }
 
   /** The key that signed a token of this realm, or a failed future with a 401 (unknown key) or 503 (Keycloak down). */
@@ -69,6 +81,10 @@ public class RealmKeys {
       if (ticker.read() - keySet.fetchedAtNanos() < config.jwksMinRefetchInterval().toNanos()) {
         return Future.failedFuture(SidecarError.unauthorized("token signed with an unknown key"));
       }
+    } else if (unknownRealms.getIfPresent(realm) != null) {
+      return Future.failedFuture(SidecarError.unauthorized("token of an unknown realm"));
+    } else if (!inFlight.containsKey(realm) && !newRealmAllowed()) {
+      return Future.failedFuture(SidecarError.unauthorized("too many unknown realms asked for; token refused"));
     }
     return fetch(realm).compose(fetched -> {
       var key = fetched.byKeyId().get(keyId);
@@ -76,6 +92,20 @@ public class RealmKeys {
         ? Future.succeededFuture(key)
         : Future.failedFuture(SidecarError.unauthorized("token signed with an unknown key"));
     });
+  }
+
+  /** Takes one of the window's fetches for a realm not yet known, if one is left. */
+  private synchronized boolean newRealmAllowed() {
+    long now = ticker.read();
+    if (now - newRealmWindowStart >= config.jwksMinRefetchInterval().toNanos()) {
+      newRealmWindowStart = now;
+      newRealmFetches = 0;
+    }
+    if (newRealmFetches >= config.jwksNewRealmFetches()) {
+      return false;
+    }
+    newRealmFetches++;
+    return true;
   }
 
   private Future<KeySet> fetch(String realm) {
@@ -96,10 +126,10 @@ public class RealmKeys {
         }
         var response = result.result();
         if (response.statusCode() == 404) {
-          // an unknown realm: remember "no keys" so tokens naming it are refused without asking again at once
-          var empty = new KeySet(Map.of(), ticker.read());
-          realms.put(realm, empty);
-          promise.complete(empty);
+          // an unknown realm: remembered apart, so tokens naming it are refused without asking again at once and
+          // made-up names never push real realms' keys out
+          unknownRealms.put(realm, Boolean.TRUE);
+          promise.complete(new KeySet(Map.of(), ticker.read()));
         } else if (response.statusCode() != 200) {
           promise
             .fail(SidecarError.keycloakUnavailable("Keycloak answered " + response.statusCode() + " for realm keys"));

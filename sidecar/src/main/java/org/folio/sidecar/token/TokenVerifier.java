@@ -13,12 +13,19 @@ import io.vertx.core.json.DecodeException;
 import io.vertx.core.json.JsonObject;
 import jakarta.inject.Singleton;
 import java.nio.charset.StandardCharsets;
+import java.net.URI;
+import java.net.URISyntaxException;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Base64;
 import java.util.EnumSet;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
 import java.util.Set;
 import org.eclipse.microprofile.jwt.JsonWebToken;
+import org.folio.sidecar.config.CacheBudget;
+import org.folio.sidecar.config.CacheBudgets;
 import org.folio.sidecar.config.ConfigValidator;
 import org.folio.sidecar.config.KeycloakConfig;
 import org.folio.sidecar.error.SidecarError;
@@ -27,9 +34,11 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * Verifies a caller's Keycloak token: its issuer must be exactly {@code KC_URL/realms/<tenant>} (upstream only
- * checks a prefix, which lets {@code http://keycloak:8080.evil/...} in), it must be signed by that realm's key
- * with an asymmetric algorithm, and it must not be expired. Failures are 401s whose reasons never quote the
- * token or its claims.
+ * checks a prefix, which lets {@code http://keycloak:8080.evil/...} in), or with KC_URI_VALIDATION_ENABLED=false
+ * any (or a KC_ISSUER_ORIGINS) origin followed by exactly {@code /realms/<tenant>}; it must be an access token
+ * ({@code typ} Bearer, not an ID token), signed by that realm's key as fetched from KC_URL (never from the
+ * issuer's own address) with an asymmetric algorithm, and not expired. Failures are 401s whose reasons never
+ * quote the token or its claims.
  */
 @Singleton
 public class TokenVerifier {
@@ -42,10 +51,17 @@ public class TokenVerifier {
     SignatureAlgorithm.ES256, SignatureAlgorithm.ES384, SignatureAlgorithm.ES512);
   private static final Base64.Decoder BASE64URL = Base64.getUrlDecoder();
 
+  /** What Keycloak writes into {@code typ} of access tokens; ID, refresh and logout tokens say otherwise. */
+  private static final String ACCESS_TOKEN_TYPE = "Bearer";
+  private static final String REALMS_PATH = "/realms/";
+
   private final RealmKeys realmKeys;
-  private final KeycloakConfig config;
   private final String issuerPrefix;
-  private final Cache<String, DefaultJWTParser> parsers;
+  private final boolean exactIssuer;
+  /** Issuer origins accepted when the issuer is not compared with KC_URL; empty: any. */
+  private final Set<String> issuerOrigins;
+  /** One parser for every realm: the issuer is checked here before the signature, and compared again after. */
+  private final DefaultJWTParser parser;
   /**
    * Tokens already verified, by their exact text: the same bytes carry the same signature, so a token reused
    * for many requests (the normal case for its 10 minutes) is checked cryptographically once. Expiry is still
@@ -58,12 +74,20 @@ public class TokenVerifier {
   TokenVerifier(RealmKeys realmKeys, KeycloakConfig config, Ticker ticker, Clock clock) {
     this.realmKeys = realmKeys;
     this.clock = clock;
-    this.config = config;
-    this.issuerPrefix = ConfigValidator.withoutTrailingSlash(config.url()) + "/realms/";
+    this.issuerPrefix = ConfigValidator.withoutTrailingSlash(config.url()) + REALMS_PATH;
+    this.exactIssuer = config.uriValidationEnabled();
+    this.issuerOrigins = issuerOrigins(config);
     this.skewSeconds = config.jwtClockSkew().toSeconds();
-    this.parsers = Caffeine.newBuilder().maximumSize(config.realmsMaxSize()).build();
-    this.verified = Caffeine.newBuilder()
-      .maximumSize(config.verifiedTokenCacheSize())
+    var context = new JWTAuthContextInfo();
+    context.setSignatureAlgorithm(ALLOWED);
+    context.setClockSkew((int) config.jwtClockSkew().toSeconds());
+    context.setRequireNamedPrincipal(false);
+    this.parser = new DefaultJWTParser(context);
+    // the key and the record's raw text are one string; the claims' strings come on top
+    this.verified = CacheBudgets.verifiedTokens(config).<String, VerifiedToken>apply(Caffeine.newBuilder(),
+      (token, claims) -> CacheBudgets.VERIFIED_TOKEN_OVERHEAD + CacheBudget.bytesOf(token)
+        + CacheBudget.bytesOf(claims.userId()) + CacheBudget.bytesOf(claims.sessionId())
+        + CacheBudget.bytesOf(claims.subject()) + CacheBudget.bytesOf(claims.clientId()))
       .ticker(ticker)
       .expireAfter(Expiry.<String, VerifiedToken>creating((token, claims) -> Duration.ofSeconds(
         Math.max(0, claims.expiresAtSeconds() + skewSeconds - clock.millis() / 1000))))
@@ -108,39 +132,77 @@ public class TokenVerifier {
     if (!(keyId instanceof String kid) || !(issuer instanceof String iss)) {
       return Future.failedFuture(SidecarError.unauthorized("token lacks key id or issuer"));
     }
+    if (!ACCESS_TOKEN_TYPE.equals(payload.getValue("typ"))) {
+      // an ID token is signed by the same realm key, but it is proof of a login to a client, not a grant
+      return Future.failedFuture(SidecarError.unauthorized("not an access token"));
+    }
     var realm = realmOf(iss);
     if (realm == null) {
-      return Future.failedFuture(SidecarError.unauthorized("token issuer is not a realm of KC_URL"));
+      return Future.failedFuture(SidecarError.unauthorized(exactIssuer
+        ? "token issuer is not a realm of KC_URL"
+        : "token issuer is not an accepted realm URL"));
     }
     return realmKeys.key(realm, kid).compose(key -> {
       if (key.algorithm() != null && !key.algorithm().equals(alg)) {
         return Future.failedFuture(SidecarError.unauthorized("token algorithm does not match its key"));
       }
       try {
-        return Future.succeededFuture(toVerified(token, realm, parser(realm).verify(token, key.key())));
+        var jwt = parser.verify(token, key.key());
+        if (!iss.equals(jwt.getIssuer())) {
+          return Future.failedFuture(SidecarError.unauthorized("invalid token"));
+        }
+        return Future.succeededFuture(toVerified(token, realm, jwt));
       } catch (ParseException e) {
         return Future.failedFuture(SidecarError.unauthorized(isExpired(e) ? "token expired" : "invalid token"));
       }
     });
   }
 
+  /** The realm a token's issuer names, if the issuer is acceptable. */
   private @Nullable String realmOf(String issuer) {
-    if (!issuer.startsWith(issuerPrefix)) {
+    if (exactIssuer) {
+      return issuer.startsWith(issuerPrefix) ? validRealm(issuer.substring(issuerPrefix.length())) : null;
+    }
+    URI uri;
+    try {
+      uri = new URI(issuer);
+    } catch (URISyntaxException e) {
       return null;
     }
-    var realm = issuer.substring(issuerPrefix.length());
+    var scheme = uri.getScheme();
+    var path = uri.getRawPath();
+    if (!("http".equals(scheme) || "https".equals(scheme)) || uri.getHost() == null || uri.getRawUserInfo() != null
+      || uri.getRawQuery() != null || uri.getRawFragment() != null || path == null || !path.startsWith(REALMS_PATH)) {
+      return null;
+    }
+    if (!issuerOrigins.isEmpty() && !issuerOrigins.contains(origin(uri))) {
+      return null;
+    }
+    return validRealm(path.substring(REALMS_PATH.length()));
+  }
+
+  private static @Nullable String validRealm(String realm) {
     return TenantNames.isValid(realm) ? realm : null;
   }
 
-  private DefaultJWTParser parser(String realm) {
-    return parsers.get(realm, r -> {
-      var context = new JWTAuthContextInfo();
-      context.setIssuedBy(issuerPrefix + r);
-      context.setSignatureAlgorithm(ALLOWED);
-      context.setClockSkew((int) config.jwtClockSkew().toSeconds());
-      context.setRequireNamedPrincipal(false);
-      return new DefaultJWTParser(context);
-    });
+  private static Set<String> issuerOrigins(KeycloakConfig config) {
+    var listed = config.issuerOrigins().orElse(List.of());
+    if (listed.isEmpty()) {
+      return Set.of();
+    }
+    var origins = new HashSet<String>();
+    origins.add(origin(URI.create(config.url())));
+    listed.forEach(origin -> origins.add(origin(URI.create(origin.trim()))));
+    return Set.copyOf(origins);
+  }
+
+  /** {@code scheme://host[:port]} in lower case, the port only when it is not the scheme's default. */
+  public static String origin(URI uri) {
+    var host = uri.getHost() == null ? "" : uri.getHost().toLowerCase(Locale.ROOT);
+    var scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
+    int port = uri.getPort();
+    boolean defaultPort = port < 0 || ("http".equals(scheme) && port == 80) || ("https".equals(scheme) && port == 443);
+    return scheme + "://" + host + (defaultPort ? "" : ":" + port);
   }
 
   private static VerifiedToken toVerified(String raw, String realm, JsonWebToken jwt) {

@@ -225,6 +225,15 @@ public final class FolioRealms {
     return loginClient(tenant, resources, policies);
   }
 
+  /**
+   * One more login client of the tenant, named {@code <tenant><suffix>} (folio-helm-v2 sets KC_LOGIN_CLIENT_SUFFIX
+   * to {@code -application}) with the same resources and grants as the usual one; nothing if it exists.
+   */
+  public void addLoginClient(TestTenant tenant, String suffix) {
+    var client = loginClient(tenant.name(), tenant.allowed()).put("clientId", tenant.name() + suffix);
+    admin.expect("POST", "/" + tenant.name() + "/clients", client, 201, 409);
+  }
+
   /** The role policy for System and the permission granting it every scope of every resource. */
   public static JsonArray systemRolePolicies() {
     return new JsonArray()
