@@ -70,7 +70,7 @@ public class SidecarRouter {
   }
 
   void register(@Observes Router router, HealthRoutes health, ModuleEntitlementsRoute moduleEntitlements) {
-    router.get("/admin/health").handler(health::ready);
+    router.get("/admin/health").handler(health::all);
     router.get("/admin/health/ready").handler(health::ready);
     router.get("/admin/health/live").handler(health::live);
     router.get("/admin/health/started").handler(health::live);
@@ -100,7 +100,7 @@ public class SidecarRouter {
     try {
       route(exchange).onFailure(cause -> reject(exchange, cause instanceof SidecarError error
         ? error
-        : SidecarError.internal(cause.getClass().getSimpleName())));
+        : SidecarError.internal(cause.getClass().getSimpleName()).causedBy(cause)));
     } catch (SidecarError error) {
       reject(exchange, error);
     }
@@ -174,10 +174,13 @@ public class SidecarRouter {
   private void reject(Exchange exchange, SidecarError error) {
     var request = exchange.request;
     exchange.rejection = error.reason();
-    // as upstream, every answer the sidecar gives itself is a WARN line; here with the reason, off the event loop
-    logWriter.warn(LOGGER, "Sending error response [method: " + exchange.method + ", path: " + exchange.path
-      + ", requestId: " + exchange.requestId + "]: status = " + error.status() + ", code = " + error.code()
-      + (error.reason() == null ? "" : ", reason = " + error.reason()));
+    // as upstream, every answer the sidecar gives itself is a WARN line with upstream master's type, message,
+    // cause, stage and elapsed time (MODSIDECAR-199); here also the status, code and reason, off the event loop
+    logWriter.warn(LOGGER, "Sending error response for [method: " + exchange.method + ", path: " + exchange.path
+      + ", requestId: " + exchange.requestId + "]: type = " + error.type() + ", message = " + error.getMessage()
+      + ", cause = " + error.rootCauseType() + ", stage = " + exchange.stage
+      + ", elapsed = " + (System.nanoTime() - exchange.startNanos) / 1_000_000 + "ms, status = " + error.status()
+      + ", code = " + error.code() + (error.reason() == null ? "" : ", reason = " + error.reason()));
     if (!request.isEnded()) {
       if (HttpBodies.hasBody(request) && request.version() != HttpVersion.HTTP_2) {
         // an unread HTTP/1 body stays unread: closing is cheaper than draining it and keeps the connection sane

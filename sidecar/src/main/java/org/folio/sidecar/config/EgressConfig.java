@@ -53,9 +53,10 @@ public interface EgressConfig {
 
   /**
    * HANDLER_EGRESS_IGNORE_SYSTEM_USER_TOKEN_ERROR: an egress request without {@code x-okapi-token} whose
-   * system-user token cannot be had (none required, or Keycloak refused) goes on without one instead of 400.
-   * Upstream v4's application.properties sets it to true.
+   * system-user token cannot be had goes on without one. Off (upstream master, MODSIDECAR-197): a module that
+   * requires no system user gets upstream's 400, one whose system user's token cannot be obtained a 503 with
+   * {@code Retry-After: 1}. On for modules without a system user, such as mod-users-keycloak.
    */
-  @WithDefault("true")
+  @WithDefault("false")
   boolean ignoreSystemUserTokenError();
 }

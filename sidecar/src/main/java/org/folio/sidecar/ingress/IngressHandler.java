@@ -13,6 +13,7 @@ import org.folio.sidecar.forward.Exchange;
 import org.folio.sidecar.forward.OkapiHeaders;
 import org.folio.sidecar.forward.Peers;
 import org.folio.sidecar.forward.RequestForwarder;
+import org.folio.sidecar.forward.Stage;
 import org.folio.sidecar.forward.Target;
 import org.folio.sidecar.routing.RoutingEntry;
 import org.folio.sidecar.tenant.TenantEntitlements;
@@ -77,6 +78,7 @@ public class IngressHandler {
     }
     // mgr-tenant-entitlements calls the tenant install before the tenant is entitled
     if (!entry.isTenantInstall()) {
+      exchange.stage = Stage.TENANT;
       checkEntitled(tenant);
     }
     if (entry.isSystem()) {
@@ -89,6 +91,7 @@ public class IngressHandler {
       }
       return forward(exchange, null, null);
     }
+    exchange.stage = Stage.TOKEN_VERIFICATION;
     return verifyCallers(token, systemToken, tenant).compose(callers -> {
       exchange.userId = callers.user() == null ? null : callers.user().userId();
       // an impersonated caller reaches the module with the token of this tenant
@@ -166,6 +169,7 @@ public class IngressHandler {
   }
 
   private Future<Void> authorize(Exchange exchange, RoutingEntry entry, VerifiedToken verified) {
+    exchange.stage = Stage.AUTHORIZATION;
     var question = new AuthorizationRequest(exchange.tenant, entry.permission(exchange.method), verified);
     return decider.decide(question).compose(decision -> switch (decision) {
       case PERMIT -> Future.succeededFuture();
@@ -189,6 +193,7 @@ public class IngressHandler {
       headers.set(OkapiHeaders.USER_ID, verified.userId());
       var desired = exchange.entry.permissionsDesired();
       if (!desired.isEmpty()) {
+        exchange.stage = Stage.DESIRED_PERMISSIONS;
         return desiredPermissions.header(exchange.tenant, verified.userId(), desired).compose(permissions -> {
           permissions.ifPresent(value -> headers.set(OkapiHeaders.PERMISSIONS, value));
           return send(exchange, headers);
@@ -199,6 +204,7 @@ public class IngressHandler {
   }
 
   private Future<Void> send(Exchange exchange, MultiMap headers) {
+    exchange.stage = Stage.FORWARDING;
     exchange.moduleStartNanos = System.nanoTime();
     return forwarder.forward(exchange.request, module, headers)
       .onSuccess(started -> exchange.moduleAnsweredNanos = System.nanoTime());

@@ -79,6 +79,26 @@ class DynamicRoutingTest {
   }
 
   @Test
+  void aHintedModuleMgrApplicationsHasNoDiscoveryOfIsUpstreams404() {
+    platform.managers().stubFor(get(urlEqualTo("/modules/mod-gone-1.0.0/discovery")).willReturn(WireMock.aResponse()
+      .withStatus(404).withHeader("content-type", "application/json").withBody(new JsonObject()
+        .put("errors", new JsonArray().add(new JsonObject().put("type", "EntityNotFoundException")
+          .put("code", "not_found_error")
+          .put("message", "Unable to find discovery of the module with id: mod-gone-1.0.0")
+          .put("parameters", new JsonArray())))
+        .put("total_records", 1).encode())));
+
+    given().header("x-okapi-tenant", "alpha").header("x-okapi-module-hint", "mod-gone-1.0.0").get("/gone/1")
+      .then().statusCode(404)
+      .body("errors[0].type", org.hamcrest.Matchers.equalTo("WebApplicationException"))
+      .body("errors[0].code", org.hamcrest.Matchers.equalTo("service_error"))
+      .body("errors[0].message", org.hamcrest.Matchers.equalTo(
+        "Unable to find discovery of the module with id: mod-gone-1.0.0"))
+      .body("total_records", org.hamcrest.Matchers.equalTo(1));
+    platform.others().verify(0, getRequestedFor(urlEqualTo("/gone/1")));
+  }
+
+  @Test
   void aModuleIdThatNoRequiredModuleHasGoesToTheGatewayUnchanged() {
     given().header("x-okapi-tenant", "alpha").header("x-okapi-module-id", "mod-codex-other-1.0.0")
       .get("/codex-instances").then().statusCode(200);
