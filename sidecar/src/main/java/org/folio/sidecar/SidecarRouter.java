@@ -13,6 +13,7 @@ import org.folio.sidecar.config.EgressConfig;
 import org.folio.sidecar.config.SidecarConfig;
 import org.folio.sidecar.config.TenantConfig;
 import org.folio.sidecar.egress.EgressHandler;
+import org.folio.sidecar.egress.TenantEgressRoutes;
 import org.folio.sidecar.error.ErrorResponder;
 import org.folio.sidecar.error.SidecarError;
 import org.folio.sidecar.forward.AccessLog;
@@ -46,6 +47,7 @@ public class SidecarRouter {
   private final RoutingTableProvider routes;
   private final IngressHandler ingress;
   private final EgressHandler egress;
+  private final TenantEgressRoutes tenantRoutes;
   private final AccessLog accessLog;
   private final ErrorResponder errors;
   private final AccessLogWriter logWriter;
@@ -54,9 +56,10 @@ public class SidecarRouter {
   private final boolean moduleEntitlementEndpoint;
   private final long maxBodySize;
 
-  SidecarRouter(RoutingTableProvider routes, IngressHandler ingress, EgressHandler egress, AccessLog accessLog,
-    AccessLogWriter logWriter, ErrorResponder errors, EgressConfig egressConfig, SidecarConfig sidecarConfig,
-    TenantConfig tenantConfig) {
+  SidecarRouter(RoutingTableProvider routes, IngressHandler ingress, EgressHandler egress,
+    TenantEgressRoutes tenantRoutes, AccessLog accessLog, AccessLogWriter logWriter, ErrorResponder errors,
+    EgressConfig egressConfig, SidecarConfig sidecarConfig, TenantConfig tenantConfig) {
+    this.tenantRoutes = tenantRoutes;
     this.logWriter = logWriter;
     this.routes = routes;
     this.ingress = ingress;
@@ -130,17 +133,19 @@ public class SidecarRouter {
       exchange.entry = ownEndpoint;
       return ingress.process(exchange);
     }
-    var dependency = current.egress().lookup(exchange.method, exchange.path, moduleId, true);
+    // tenant-scoped routing: the egress table of the request's tenant
+    var egressRoutes = tenantRoutes.enabled() ? tenantRoutes.routesFor(tenant, current) : current;
+    var dependency = egressRoutes.egress().lookup(exchange.method, exchange.path, moduleId, true);
     if (dependency != null) {
       exchange.entry = dependency;
-      return egress.process(exchange, current);
+      return egress.process(exchange, egressRoutes);
     }
     var hint = dynamicRouting ? headers.get(OkapiHeaders.MODULE_HINT) : null;
     if (hint != null) {
       return egress.processHinted(exchange, current, hint);
     }
     if (forwardUnknown) {
-      return egress.process(exchange, current);
+      return egress.process(exchange, egressRoutes);
     }
     throw SidecarError.routeNotFound(exchange.method, exchange.path);
   }

@@ -9,9 +9,21 @@ import java.util.Optional;
 @ConfigMapping(prefix = "egress")
 public interface EgressConfig {
 
-  /** SIDECAR_FORWARD_UNKNOWN_REQUESTS: send requests no route matches to the gateway instead of a 404. */
+  /**
+   * SIDECAR_FORWARD_UNKNOWN_REQUESTS: send requests no route matches to the gateway instead of a 404. When not
+   * set it follows SIDECAR_TENANT_SCOPED_ROUTING_ENABLED (application.properties), as upstream master.
+   */
   @WithDefault("false")
   boolean forwardUnknownRequests();
+
+  /**
+   * SIDECAR_TENANT_SCOPED_ROUTING_ENABLED (upstream master, EUREKA-899): the module's own routes come from
+   * {@code GET /modules/<id>/bootstrap}, and each entitled tenant gets egress routes of its own, from the
+   * applications it is entitled to ({@code POST /modules/<id>/bootstrap}); egress no tenant table resolves goes to
+   * the gateway.
+   */
+  @WithDefault("false")
+  boolean tenantScopedRouting();
 
   /** SIDECAR_FORWARD_UNKNOWN_REQUESTS_DESTINATION: the gateway. */
   @WithDefault("http://api-gateway:8000")

@@ -15,7 +15,9 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
 import org.folio.sidecar.config.ConfigValidator;
 import org.folio.sidecar.config.ModuleConfig;
 import org.folio.sidecar.config.PlatformConfig;
@@ -44,6 +46,7 @@ public class TenantEntitlements {
   private final Ticker ticker;
   private final AtomicLong lastUnknownReload;
   private volatile Set<String> enabled = Set.of();
+  private final List<Consumer<Set<String>>> listeners = new CopyOnWriteArrayList<>();
   private @Nullable PeriodicReload reloads;
 
   TenantEntitlements(TenantConfig config, ModuleConfig module, Vertx vertx, PlatformClient platform,
@@ -98,13 +101,32 @@ public class TenantEntitlements {
   public synchronized void entitle(String tenant) {
     var copy = new HashSet<>(enabled);
     copy.add(tenant);
-    enabled = Set.copyOf(copy);
+    replace(Set.copyOf(copy));
   }
 
   public synchronized void revoke(String tenant) {
     var copy = new HashSet<>(enabled);
     copy.remove(tenant);
-    enabled = Set.copyOf(copy);
+    replace(Set.copyOf(copy));
+  }
+
+  /**
+   * Tells {@code listener} the entitled tenants whenever they change, in order, and at once when they are
+   * already loaded. It is called under this object's lock, so it must not block.
+   */
+  public synchronized void onChange(Consumer<Set<String>> listener) {
+    listeners.add(listener);
+    if (loaded()) {
+      listener.accept(enabled);
+    }
+  }
+
+  private void replace(Set<String> names) {
+    boolean changed = !names.equals(enabled);
+    enabled = names;
+    if (changed) {
+      listeners.forEach(listener -> listener.accept(names));
+    }
   }
 
   /** Re-reads the entitled tenants; on failure the current set stays. */
@@ -117,9 +139,15 @@ public class TenantEntitlements {
       .map(Set::copyOf)
       .onSuccess(names -> {
         synchronized (this) {
-          enabled = names;
+          if (loaded()) {
+            replace(names);
+          } else {
+            enabled = names;
+            firstLoad.tryComplete();
+            // listeners registered before the first load have not been told the tenants yet
+            listeners.forEach(listener -> listener.accept(names));
+          }
         }
-        firstLoad.tryComplete();
       });
   }
 
