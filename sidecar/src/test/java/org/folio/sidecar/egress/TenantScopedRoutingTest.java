@@ -185,6 +185,19 @@ class TenantScopedRoutingTest {
       .body("from", Matchers.equalTo("dedicated"));
   }
 
+  @Test
+  @Order(6)
+  void routeOverridesStillWinOverATenantsTable() {
+    platform.writeRouteOverrides(new JsonObject().put("interfaces", new JsonObject())
+      .put("modules", new JsonObject().put("mod-users", platform.dedicated().baseUrl())).encode());
+    try {
+      await().atMost(WITHIN).untilAsserted(() -> given().header("x-okapi-tenant", "alpha").get("/users/10").then()
+        .statusCode(200).body("from", Matchers.equalTo("dedicated")));
+    } finally {
+      platform.writeRouteOverrides("{}");
+    }
+  }
+
   private static com.github.tomakehurst.wiremock.client.MappingBuilder entitlementsOf(String tenant) {
     return get(urlPathEqualTo("/entitlements")).withQueryParam("tenant", equalTo(tenant))
       .withQueryParam("includeModules", equalTo("false"));
