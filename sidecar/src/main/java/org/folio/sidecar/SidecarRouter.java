@@ -13,6 +13,7 @@ import org.folio.sidecar.config.EgressConfig;
 import org.folio.sidecar.config.SidecarConfig;
 import org.folio.sidecar.config.TenantConfig;
 import org.folio.sidecar.egress.EgressHandler;
+import org.folio.sidecar.egress.TenantEgressRoutes;
 import org.folio.sidecar.error.ErrorResponder;
 import org.folio.sidecar.error.SidecarError;
 import org.folio.sidecar.forward.AccessLog;
@@ -47,6 +48,7 @@ public class SidecarRouter {
   private final RoutingTableProvider routes;
   private final IngressHandler ingress;
   private final EgressHandler egress;
+  private final TenantEgressRoutes tenantRoutes;
   private final AccessLog accessLog;
   private final ErrorResponder errors;
   private final AccessLogWriter logWriter;
@@ -56,10 +58,11 @@ public class SidecarRouter {
   private final long maxBodySize;
   private final ModulePathPrefix pathPrefix;
 
-  SidecarRouter(RoutingTableProvider routes, IngressHandler ingress, EgressHandler egress, AccessLog accessLog,
-    AccessLogWriter logWriter, ErrorResponder errors, EgressConfig egressConfig, SidecarConfig sidecarConfig,
-    TenantConfig tenantConfig, ModulePathPrefix pathPrefix) {
+  SidecarRouter(RoutingTableProvider routes, IngressHandler ingress, EgressHandler egress,
+    TenantEgressRoutes tenantRoutes, AccessLog accessLog, AccessLogWriter logWriter, ErrorResponder errors,
+    EgressConfig egressConfig, SidecarConfig sidecarConfig, TenantConfig tenantConfig, ModulePathPrefix pathPrefix) {
     this.pathPrefix = pathPrefix;
+    this.tenantRoutes = tenantRoutes;
     this.logWriter = logWriter;
     this.routes = routes;
     this.ingress = ingress;
@@ -73,7 +76,7 @@ public class SidecarRouter {
   }
 
   void register(@Observes Router router, HealthRoutes health, ModuleEntitlementsRoute moduleEntitlements) {
-    router.get("/admin/health").handler(health::ready);
+    router.get("/admin/health").handler(health::all);
     router.get("/admin/health/ready").handler(health::ready);
     router.get("/admin/health/live").handler(health::live);
     router.get("/admin/health/started").handler(health::live);
@@ -103,7 +106,7 @@ public class SidecarRouter {
     try {
       route(exchange).onFailure(cause -> reject(exchange, cause instanceof SidecarError error
         ? error
-        : SidecarError.internal(cause.getClass().getSimpleName())));
+        : SidecarError.internal(cause.getClass().getSimpleName()).causedBy(cause)));
     } catch (SidecarError error) {
       reject(exchange, error);
     }
@@ -138,17 +141,19 @@ public class SidecarRouter {
       exchange.entry = ownEndpoint;
       return ingress.process(exchange);
     }
-    var dependency = current.egress().lookup(exchange.method, routingPath, moduleId, true);
+    // tenant-scoped routing: the egress table of the request's tenant
+    var egressRoutes = tenantRoutes.enabled() ? tenantRoutes.routesFor(tenant, current) : current;
+    var dependency = egressRoutes.egress().lookup(exchange.method, routingPath, moduleId, true);
     if (dependency != null) {
       exchange.entry = dependency;
-      return egress.process(exchange, current);
+      return egress.process(exchange, egressRoutes);
     }
     var hint = dynamicRouting ? headers.get(OkapiHeaders.MODULE_HINT) : null;
     if (hint != null) {
       return egress.processHinted(exchange, current, hint);
     }
     if (forwardUnknown) {
-      return egress.process(exchange, current);
+      return egress.process(exchange, egressRoutes);
     }
     throw SidecarError.routeNotFound(exchange.method, exchange.path);
   }
@@ -182,10 +187,13 @@ public class SidecarRouter {
   private void reject(Exchange exchange, SidecarError error) {
     var request = exchange.request;
     exchange.rejection = error.reason();
-    // as upstream, every answer the sidecar gives itself is a WARN line; here with the reason, off the event loop
-    logWriter.warn(LOGGER, "Sending error response [method: " + exchange.method + ", path: " + exchange.path
-      + ", requestId: " + exchange.requestId + "]: status = " + error.status() + ", code = " + error.code()
-      + (error.reason() == null ? "" : ", reason = " + error.reason()));
+    // as upstream, every answer the sidecar gives itself is a WARN line with upstream master's type, message,
+    // cause, stage and elapsed time (MODSIDECAR-199); here also the status, code and reason, off the event loop
+    logWriter.warn(LOGGER, "Sending error response for [method: " + exchange.method + ", path: " + exchange.path
+      + ", requestId: " + exchange.requestId + "]: type = " + error.type() + ", message = " + error.getMessage()
+      + ", cause = " + error.rootCauseType() + ", stage = " + exchange.stage
+      + ", elapsed = " + (System.nanoTime() - exchange.startNanos) / 1_000_000 + "ms, status = " + error.status()
+      + ", code = " + error.code() + (error.reason() == null ? "" : ", reason = " + error.reason()));
     if (!request.isEnded()) {
       if (HttpBodies.hasBody(request) && request.version() != HttpVersion.HTTP_2) {
         // an unread HTTP/1 body stays unread: closing is cheaper than draining it and keeps the connection sane

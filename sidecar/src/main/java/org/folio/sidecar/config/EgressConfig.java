@@ -10,9 +10,21 @@ import java.util.Optional;
 @ConfigMapping(prefix = "egress")
 public interface EgressConfig {
 
-  /** SIDECAR_FORWARD_UNKNOWN_REQUESTS: send requests no route matches to the gateway instead of a 404. */
+  /**
+   * SIDECAR_FORWARD_UNKNOWN_REQUESTS: send requests no route matches to the gateway instead of a 404. When not
+   * set it follows SIDECAR_TENANT_SCOPED_ROUTING_ENABLED (application.properties), as upstream master.
+   */
   @WithDefault("false")
   boolean forwardUnknownRequests();
+
+  /**
+   * SIDECAR_TENANT_SCOPED_ROUTING_ENABLED (upstream master, EUREKA-899): the module's own routes come from
+   * {@code GET /modules/<id>/bootstrap}, and each entitled tenant gets egress routes of its own, from the
+   * applications it is entitled to ({@code POST /modules/<id>/bootstrap}); egress no tenant table resolves goes to
+   * the gateway.
+   */
+  @WithDefault("false")
+  boolean tenantScopedRouting();
 
   /** SIDECAR_FORWARD_UNKNOWN_REQUESTS_DESTINATION: the gateway. */
   @WithDefault("http://api-gateway:8000")
@@ -78,9 +90,10 @@ public interface EgressConfig {
 
   /**
    * HANDLER_EGRESS_IGNORE_SYSTEM_USER_TOKEN_ERROR: an egress request without {@code x-okapi-token} whose
-   * system-user token cannot be had (none required, or Keycloak refused) goes on without one instead of 400.
-   * Upstream v4's application.properties sets it to true.
+   * system-user token cannot be had goes on without one. Off (upstream master, MODSIDECAR-197): a module that
+   * requires no system user gets upstream's 400, one whose system user's token cannot be obtained a 503 with
+   * {@code Retry-After: 1}. On for modules without a system user, such as mod-users-keycloak.
    */
-  @WithDefault("true")
+  @WithDefault("false")
   boolean ignoreSystemUserTokenError();
 }

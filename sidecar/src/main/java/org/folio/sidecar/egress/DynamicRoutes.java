@@ -152,7 +152,9 @@ public class DynamicRoutes {
       return location == null || location.isBlank()
         ? Future.failedFuture(SidecarError.locationNotFound(moduleId))
         : Future.succeededFuture(location);
-    });
+    }, error -> Future.failedFuture(error instanceof SidecarError failed && failed.status() == 404
+      ? SidecarError.discoveryNotFound(moduleId)
+      : error));
   }
 
   // on a request's path: a manager's failure is the request's error, in upstream's format

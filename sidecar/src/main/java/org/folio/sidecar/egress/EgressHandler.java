@@ -21,6 +21,7 @@ import org.folio.sidecar.forward.HttpBodies;
 import org.folio.sidecar.forward.OkapiHeaders;
 import org.folio.sidecar.forward.Peers;
 import org.folio.sidecar.forward.RequestForwarder;
+import org.folio.sidecar.forward.Stage;
 import org.folio.sidecar.forward.Target;
 import org.folio.sidecar.routing.ModuleRoutes;
 import org.folio.sidecar.tenant.TenantEntitlements;
@@ -95,6 +96,7 @@ public class EgressHandler {
   /** Forwards {@code exchange} to the module {@code hint} names (ROUTING_DYNAMIC_ENABLED); no route entry. */
   public Future<Void> processHinted(Exchange exchange, ModuleRoutes routes, String hint) {
     admit(exchange);
+    exchange.stage = Stage.DYNAMIC_ROUTING;
     return dynamicRoutes.locate(exchange.tenant, hint).compose(found -> {
       var name = ModuleRoutes.moduleName(found.moduleId());
       var location = overrides.locationFor(name, "").orElse(found.location());
@@ -136,8 +138,13 @@ public class EgressHandler {
     // identity, not equality: a module may live at the gateway's address, yet it is trusted as a module
     @SuppressWarnings("ReferenceEquality")
     boolean gatewayBound = target == gateway;
-    return userToken.compose(user -> tokens.token(tenant)
-      .compose(token -> send(gatewayBound, request, target, headers(exchange, token, user, routes))))
+    return userToken.compose(user -> {
+      exchange.stage = Stage.SERVICE_TOKEN;
+      return tokens.token(tenant).compose(token -> {
+        exchange.stage = Stage.FORWARDING;
+        return send(gatewayBound, request, target, headers(exchange, token, user, routes));
+      });
+    })
       .compose(answer -> {
         if (answer.statusCode() != 401) {
           return Future.succeededFuture(answer);
@@ -174,10 +181,25 @@ public class EgressHandler {
     if (sent != null && !sent.isBlank() && !"null".equalsIgnoreCase(sent.trim())) {
       return Future.succeededFuture();
     }
-    var systemUser = routes.systemUserRequired()
-      ? systemUserTokens.token(exchange.tenant)
-      : Future.<String>failedFuture(SidecarError.systemUserTokenRequired(moduleId));
-    return ignoreSystemUserTokenError ? systemUser.otherwise((String) null) : systemUser;
+    if (!routes.systemUserRequired()) {
+      return ignoreSystemUserTokenError
+        ? Future.succeededFuture()
+        : Future.failedFuture(SidecarError.systemUserTokenRequired(moduleId));
+    }
+    exchange.stage = Stage.SYSTEM_USER_TOKEN;
+    var systemUser = systemUserTokens.token(exchange.tenant);
+    if (ignoreSystemUserTokenError) {
+      return systemUser.otherwise((String) null);
+    }
+    // fail fast rather than let the target act without a user: the caller may retry once the token can be had
+    return systemUser.recover(error -> {
+      exchange.request.response().putHeader("Retry-After", "1");
+      return Future.failedFuture(SidecarError.systemUserTokenUnavailable(switch (error) {
+        case SidecarError cause when cause.reason() != null -> cause.reason();
+        case SidecarError cause -> cause.getMessage();
+        default -> error.getClass().getSimpleName();
+      }).causedBy(error));
+    });
   }
 
   private static MultiMap headers(Exchange exchange, String serviceToken, String userToken, ModuleRoutes routes) {

@@ -14,11 +14,39 @@ public final class SidecarError extends RuntimeException {
   private final @Nullable String reason;
 
   public SidecarError(int status, String type, String code, String message, @Nullable String reason) {
-    super(message, null, false, false);
+    this(status, type, code, message, reason, null);
+  }
+
+  private SidecarError(int status, String type, String code, String message, @Nullable String reason,
+    @Nullable Throwable cause) {
+    super(message, cause, false, false);
     this.status = status;
     this.type = type;
     this.code = code;
     this.reason = reason;
+  }
+
+  /** The same answer, remembering what caused it, so the error log can name the root cause's type. */
+  @SuppressWarnings("ReferenceEquality") // identity: an error is never its own cause
+  public SidecarError causedBy(Throwable cause) {
+    // every SidecarError is built with a message, so getMessage() is never null here
+    return cause == this ? this : new SidecarError(status, type, code, String.valueOf(getMessage()), reason, cause);
+  }
+
+  /**
+   * The type of what lies at the bottom of this error's causes (upstream MODSIDECAR-199's {@code cause}), null
+   * when nothing caused it; another sidecar answer is named by its upstream type.
+   */
+  @SuppressWarnings("ReferenceEquality") // identity: the walk ends at the error that has no cause
+  public @Nullable String rootCauseType() {
+    Throwable root = this;
+    while (root.getCause() != null && root.getCause() != root) {
+      root = root.getCause();
+    }
+    if (root == this) {
+      return null;
+    }
+    return root instanceof SidecarError error ? error.type() : root.getClass().getSimpleName();
   }
 
   public static SidecarError unauthorized(String reason) {
@@ -93,6 +121,12 @@ public final class SidecarError extends RuntimeException {
       null);
   }
 
+  /** The module requires a system user whose token cannot be had now (upstream MODSIDECAR-197: fail fast). */
+  public static SidecarError systemUserTokenUnavailable(@Nullable String reason) {
+    return new SidecarError(503, "SystemUserTokenUnavailableException", "service_error",
+      "System user token is unavailable. Retry later", reason);
+  }
+
   public static SidecarError moduleIdMismatch() {
     return new SidecarError(403, "ForbiddenException", "authorization_error", "Access Denied",
       "module id does not match this sidecar's module");
@@ -100,6 +134,12 @@ public final class SidecarError extends RuntimeException {
 
   public static SidecarError managerFailed(int status, String reason) {
     return new SidecarError(status, "WebApplicationException", "service_error", "Failed to perform request", reason);
+  }
+
+  /** mgr-applications knows no discovery of a hinted module: its 404 with the message upstream passes on. */
+  public static SidecarError discoveryNotFound(String moduleId) {
+    return new SidecarError(404, "WebApplicationException", "service_error",
+      "Unable to find discovery of the module with id: " + moduleId, "mgr-applications answered 404");
   }
 
   public static SidecarError unknown(String message) {

@@ -27,6 +27,7 @@ import org.folio.sidecar.authz.AuthorizationCache;
 import org.folio.sidecar.authz.DesiredPermissions;
 import org.folio.sidecar.config.EventsConfig;
 import org.folio.sidecar.egress.DynamicRoutes;
+import org.folio.sidecar.egress.TenantEgressRoutes;
 import org.folio.sidecar.config.ModuleConfig;
 import org.folio.sidecar.routing.RoutingTableProvider;
 import org.folio.sidecar.tenant.TenantEntitlements;
@@ -36,7 +37,8 @@ import org.jboss.logging.Logger;
 
 /**
  * Consumes upstream's topics on its own thread and applies each event: discovery → routes reloaded,
- * entitlement → tenant set changed (a revoke also drops the tenant's cached decisions and token), logout →
+ * entitlement → tenant set changed (a revoke also drops the tenant's cached decisions and token; an upgrade
+ * rebuilds the tenant's egress table with tenant-scoped routing), logout →
  * the session's or user's cached decisions dropped. A malformed event is logged and skipped. Each start uses
  * its own consumer group, so every sidecar instance sees every event; a lost broker is reconnected by the
  * client while the sidecar keeps serving.
@@ -56,6 +58,7 @@ public class EventConsumer {
   private final Impersonation impersonation;
   private final MeterRegistry registry;
   private final DynamicRoutes dynamicRoutes;
+  private final TenantEgressRoutes tenantRoutes;
   private final AtomicInteger assignedPartitions = new AtomicInteger();
   private final KafkaClients clients;
   private final List<KafkaConsumer<String, String>> consumers = new CopyOnWriteArrayList<>();
@@ -64,7 +67,9 @@ public class EventConsumer {
 
   EventConsumer(EventsConfig config, ModuleConfig module, RoutingTableProvider routes, TenantEntitlements entitlements,
     AuthorizationCache decisions, ServiceTokens tokens, DesiredPermissions desiredPermissions,
-    Impersonation impersonation, DynamicRoutes dynamicRoutes, KafkaClients clients, MeterRegistry registry) {
+    Impersonation impersonation, DynamicRoutes dynamicRoutes, TenantEgressRoutes tenantRoutes, KafkaClients clients,
+    MeterRegistry registry) {
+    this.tenantRoutes = tenantRoutes;
     this.clients = clients;
     this.dynamicRoutes = dynamicRoutes;
     this.impersonation = impersonation;
@@ -170,12 +175,13 @@ public class EventConsumer {
     switch (event) {
       case PlatformEvent.Discovery discovery -> {
         boolean hinted = dynamicRoutes.refresh(discovery.moduleId());
+        boolean tenantScoped = tenantRoutes.rediscovered(discovery.moduleId());
         if (discovery.moduleId().equals(module.moduleId())
           || routes.routes().locationByModuleId().containsKey(discovery.moduleId())) {
           routes.reload()
             .onFailure(error -> LOGGER.warnf("Reload after discovery event failed: %s", error.getMessage()));
           count(record.topic(), "applied");
-        } else if (hinted) {
+        } else if (hinted || tenantScoped) {
           count(record.topic(), "applied");
         } else {
           count(record.topic(), "ignored");
@@ -195,6 +201,9 @@ public class EventConsumer {
           tokens.evict(entitlement.tenantName());
         } else {
           entitlements.entitle(entitlement.tenantName());
+          if (entitlement.upgrades()) {
+            tenantRoutes.rebuild(entitlement.tenantName());
+          }
         }
         count(record.topic(), "applied");
       }

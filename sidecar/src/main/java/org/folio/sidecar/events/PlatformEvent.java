@@ -17,6 +17,11 @@ public sealed interface PlatformEvent {
     public boolean revokes() {
       return "REVOKE".equals(type);
     }
+
+    /** The tenant moved to another version of the module's application. */
+    public boolean upgrades() {
+      return "UPGRADE".equals(type);
+    }
   }
 
   /** A session ended ({@code LOGOUT}) or all of a user's ({@code LOGOUT_ALL}): {@code <ENV>.<tenant>.mod-login-keycloak.logout}. */

@@ -27,6 +27,8 @@ public final class Exchange {
   public RoutingEntry entry;
   public long moduleStartNanos;
   public long moduleAnsweredNanos;
+  /** The step the request is in ({@link Stage}), named in the error log line. */
+  public String stage = Stage.REQUEST_VALIDATION;
   /** Why the sidecar answered the request itself, for the access line; null when the target answered. */
   public @Nullable String rejection;
 

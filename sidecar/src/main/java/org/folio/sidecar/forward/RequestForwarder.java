@@ -87,7 +87,7 @@ public class RequestForwarder {
       })
       .transform(result -> result.succeeded()
         ? Future.succeededFuture(result.result())
-        : Future.failedFuture(toError(result.cause())));
+        : Future.failedFuture(toError(result.cause()).causedBy(result.cause())));
   }
 
   /** Relays a target's answer to the caller, streamed; the future completes once the status line is out. */

@@ -23,6 +23,9 @@ public class HealthRoutes {
   static final String MODULE_CHECK = "Module health check";
   static final String KAFKA_CHECK = "Kafka connection health check";
   static final String MESSAGING_CHECK = "SmallRye Reactive Messaging - readiness check";
+  // upstream's /admin/health lists SmallRye's liveness and startup checks of the channels too
+  static final String MESSAGING_LIVENESS_CHECK = "SmallRye Reactive Messaging - liveness check";
+  static final String MESSAGING_STARTUP_CHECK = "SmallRye Reactive Messaging - startup check";
   static final String KEYCLOAK_CHECK = "Keycloak connection (informational, not part of the status)";
 
   private final DependencyProbe probe;
@@ -44,7 +47,16 @@ public class HealthRoutes {
     respond(context, true, new JsonArray());
   }
 
+  /** {@code /admin/health}: every check, as SmallRye's root lists readiness, liveness and startup checks. */
+  public void all(RoutingContext context) {
+    ready(context, true);
+  }
+
   public void ready(RoutingContext context) {
+    ready(context, false);
+  }
+
+  private void ready(RoutingContext context, boolean withLivenessAndStartup) {
     var checks = new JsonArray();
     boolean up = check(checks, MODULE_CHECK, probe.moduleUp(), config.moduleSimplified()
       ? null
@@ -54,8 +66,15 @@ public class HealthRoutes {
         ? null
         : new JsonObject().put("nodes", probe.kafkaNodes()));
       var channel = events.consuming() ? "[OK]" : "[KO]";
-      up &= check(checks, MESSAGING_CHECK, events.consuming(), new JsonObject()
-        .put("discovery", channel).put("entitlement", channel).put("logout", channel));
+      var channels = new JsonObject().put("discovery", channel).put("entitlement", channel).put("logout", channel);
+      if (withLivenessAndStartup) {
+        // one consumer state behind all three: running threads are started, alive and ready at once
+        up &= check(checks, MESSAGING_LIVENESS_CHECK, events.consuming(), channels);
+      }
+      up &= check(checks, MESSAGING_CHECK, events.consuming(), channels);
+      if (withLivenessAndStartup) {
+        up &= check(checks, MESSAGING_STARTUP_CHECK, events.consuming(), channels);
+      }
     }
     up &= check(checks, "Module routes", routes.loaded(), null);
     up &= check(checks, "Tenant entitlements", entitlements.loaded(), null);

@@ -14,6 +14,7 @@ import org.folio.sidecar.forward.Exchange;
 import org.folio.sidecar.forward.OkapiHeaders;
 import org.folio.sidecar.forward.Peers;
 import org.folio.sidecar.forward.RequestForwarder;
+import org.folio.sidecar.forward.Stage;
 import org.folio.sidecar.forward.Target;
 import org.folio.sidecar.routing.RoutingEntry;
 import org.folio.sidecar.tenant.TenantEntitlements;
@@ -85,6 +86,7 @@ public class IngressHandler {
         return forward(exchange, token, verified, null);
       });
     }
+    exchange.stage = Stage.TENANT;
     if (entry.isTenantInstall()) {
       // mgr-tenant-entitlements calls the tenant install before the tenant is entitled; the module's calls out
       // during the install are then accepted for that tenant for a while (TenantInstalls)
@@ -103,6 +105,7 @@ public class IngressHandler {
       }
       return forward(exchange, null, null, null);
     }
+    exchange.stage = Stage.TOKEN_VERIFICATION;
     return verifyCallers(token, systemToken, tenant).compose(callers -> {
       exchange.userId = callers.user() == null ? null : callers.user().userId();
       // the verified user token only (an impersonated caller's is the one of this tenant); a bad one beside a
@@ -217,6 +220,7 @@ public class IngressHandler {
   }
 
   private Future<Void> authorize(Exchange exchange, RoutingEntry entry, VerifiedToken verified) {
+    exchange.stage = Stage.AUTHORIZATION;
     var question = new AuthorizationRequest(exchange.tenant, entry.permission(exchange.method), verified);
     return decider.decide(question).compose(decision -> switch (decision) {
       case PERMIT -> Future.succeededFuture();
@@ -252,6 +256,7 @@ public class IngressHandler {
       headers.set(OkapiHeaders.USER_ID, verified.userId());
       var desired = exchange.entry.permissionsDesired();
       if (!desired.isEmpty()) {
+        exchange.stage = Stage.DESIRED_PERMISSIONS;
         return desiredPermissions.header(exchange.tenant, verified.userId(), desired).compose(permissions -> {
           permissions.ifPresent(value -> headers.set(OkapiHeaders.PERMISSIONS, value));
           return send(exchange, headers);
@@ -262,6 +267,7 @@ public class IngressHandler {
   }
 
   private Future<Void> send(Exchange exchange, MultiMap headers) {
+    exchange.stage = Stage.FORWARDING;
     exchange.moduleStartNanos = System.nanoTime();
     return forwarder.forward(exchange.request, module, headers)
       .onSuccess(started -> exchange.moduleAnsweredNanos = System.nanoTime());

@@ -1,10 +1,13 @@
 package org.folio.sidecar.platform;
 
+import io.vertx.core.AsyncResult;
 import io.vertx.core.Future;
 import io.vertx.core.MultiMap;
 import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
+import io.vertx.ext.web.client.HttpResponse;
 import io.vertx.ext.web.client.WebClient;
 import io.vertx.ext.web.client.WebClientOptions;
 import jakarta.inject.Singleton;
@@ -52,18 +55,26 @@ public class PlatformClient {
         request.putHeader("x-okapi-tenant", tenant);
       }
       request.queryParams().addAll(query);
-      return request.send().transform(result -> {
-        if (result.failed()) {
-          return Future.failedFuture(new PlatformCallException(service, PlatformCallException.UNREACHABLE,
-            "unreachable: " + result.cause().getClass().getSimpleName()));
-        }
-        var response = result.result();
-        return response.statusCode() == 200
-          ? Future.succeededFuture(response.bodyAsJsonObject())
-          : Future.failedFuture(new PlatformCallException(service, response.statusCode(),
-            "answered " + response.statusCode()));
-      });
+      return request.send().transform(result -> answer(service, result));
     });
+  }
+
+  /** POST {@code body} to a manager as the master realm's service; any answer but 200 fails as a GET's does. */
+  public Future<JsonObject> post(String service, String url, JsonObject body) {
+    return tokens.token(ServiceTokens.MASTER).compose(token -> client.postAbs(url).putHeader("x-okapi-token", token)
+      .timeout(timeoutMillis).sendJsonObject(body).transform(result -> answer(service, result)));
+  }
+
+  private static Future<JsonObject> answer(String service, AsyncResult<HttpResponse<Buffer>> result) {
+    if (result.failed()) {
+      return Future.failedFuture(new PlatformCallException(service, PlatformCallException.UNREACHABLE,
+        "unreachable: " + result.cause().getClass().getSimpleName()));
+    }
+    var response = result.result();
+    return response.statusCode() == 200
+      ? Future.succeededFuture(response.bodyAsJsonObject())
+      : Future.failedFuture(new PlatformCallException(service, response.statusCode(),
+        "answered " + response.statusCode()));
   }
 
   /** A manager's GET without parameters, as the master realm's service. */

@@ -26,7 +26,8 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * Holds the module's current routes. From MODULE_DESCRIPTOR_PATH when set (local use, tests), otherwise from
- * mgr-applications ({@code GET AM_CLIENT_URL/modules/<id>}, admin token), retried until it answers and
+ * mgr-applications ({@code GET AM_CLIENT_URL/modules/<id>}, or {@code .../bootstrap} with tenant-scoped routing;
+ * admin token), retried until it answers and
  * re-read every SIDECAR_DISCOVERY_REFRESH_INTERVAL. A reload swaps everything at once: a request sees the old
  * routes or the new ones, never a mix, and a failed reload keeps the old ones.
  */
@@ -93,8 +94,9 @@ public class RoutingTableProvider {
     if (file.isPresent()) {
       return vertx.executeBlocking(() -> fromFile(file.get())).onSuccess(this::swap);
     }
+    // tenant-scoped routing: the module's own routes only; each tenant's egress comes from TenantEgressRoutes
     var url = ConfigValidator.withoutTrailingSlash(egressConfig.applicationsUrl()) + "/modules/"
-      + moduleConfig.moduleId();
+      + moduleConfig.moduleId() + (egressConfig.tenantScopedRouting() ? "/bootstrap" : "");
     return platform.get("mgr-applications", url).map(ModuleDescriptorParser::parseRoutes).onSuccess(this::swap);
   }
 

@@ -17,7 +17,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.HashMap;
 import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Consumer;
 import org.folio.sidecar.config.ConfigValidator;
 import org.folio.sidecar.config.ModuleConfig;
 import org.folio.sidecar.config.PlatformConfig;
@@ -53,6 +55,7 @@ public class TenantEntitlements {
 
   private record TenantEvent(long number, boolean entitled) {
   }
+  private final List<Consumer<Set<String>>> listeners = new CopyOnWriteArrayList<>();
   private @Nullable PeriodicReload reloads;
 
   TenantEntitlements(TenantConfig config, ModuleConfig module, Vertx vertx, PlatformClient platform,
@@ -108,14 +111,33 @@ public class TenantEntitlements {
     latestEvents.put(tenant, new TenantEvent(++events, true));
     var copy = new HashSet<>(enabled);
     copy.add(tenant);
-    enabled = Set.copyOf(copy);
+    replace(Set.copyOf(copy));
   }
 
   public synchronized void revoke(String tenant) {
     latestEvents.put(tenant, new TenantEvent(++events, false));
     var copy = new HashSet<>(enabled);
     copy.remove(tenant);
-    enabled = Set.copyOf(copy);
+    replace(Set.copyOf(copy));
+  }
+
+  /**
+   * Tells {@code listener} the entitled tenants whenever they change, in order, and at once when they are
+   * already loaded. It is called under this object's lock, so it must not block.
+   */
+  public synchronized void onChange(Consumer<Set<String>> listener) {
+    listeners.add(listener);
+    if (loaded()) {
+      listener.accept(enabled);
+    }
+  }
+
+  private void replace(Set<String> names) {
+    boolean changed = !names.equals(enabled);
+    enabled = names;
+    if (changed) {
+      listeners.forEach(listener -> listener.accept(names));
+    }
   }
 
   /** Re-reads the entitled tenants; on failure the current set stays. */
@@ -142,11 +164,18 @@ public class TenantEntitlements {
               }
             }
           });
-          enabled = Set.copyOf(current);
-          return enabled;
+          var loadedNames = Set.copyOf(current);
+          if (loaded()) {
+            replace(loadedNames);
+          } else {
+            enabled = loadedNames;
+            firstLoad.tryComplete();
+            // listeners registered before the first load have not been told the tenants yet
+            listeners.forEach(listener -> listener.accept(loadedNames));
+          }
+          return loadedNames;
         }
-      })
-      .onSuccess(names -> firstLoad.tryComplete());
+      });
   }
 
   private Future<List<String>> tenantNames(List<String> ids) {

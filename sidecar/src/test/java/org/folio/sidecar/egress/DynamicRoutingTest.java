@@ -47,7 +47,7 @@ class DynamicRoutingTest {
       .withQueryParam("includeModules", equalTo("true")).willReturn(okJson(new JsonObject()
         .put("entitlements", new JsonArray()
           .add(new JsonObject().put("applicationId", "app-a-1.0.0").put("tenantId", TestPlatform.tenantId("alpha"))
-            .put("modules", new JsonArray().add("mod-notes-3.1.0").add("mod-twin-1.0.0")))
+            .put("modules", new JsonArray().add("mod-notes-3.1.0").add("mod-twin-1.0.0").add("mod-gone-1.0.0")))
           .add(new JsonObject().put("applicationId", "app-b-1.0.0").put("tenantId", TestPlatform.tenantId("alpha"))
             .put("modules", new JsonArray().add("mod-twin-1.1.0"))))
         .put("totalRecords", 2).encode())));
@@ -95,6 +95,26 @@ class DynamicRoutingTest {
     // Then neither reached mod-notes, and the odd hint never reached a manager's URL
     platform.others().verify(0, getRequestedFor(urlPathMatching("/notes-location/notes/[34]")));
     platform.managers().verify(0, getRequestedFor(urlPathMatching("/(modules/x|some).*")));
+  }
+
+  @Test
+  void aHintedModuleMgrApplicationsHasNoDiscoveryOfIsUpstreams404() {
+    platform.managers().stubFor(get(urlEqualTo("/modules/mod-gone-1.0.0/discovery")).willReturn(WireMock.aResponse()
+      .withStatus(404).withHeader("content-type", "application/json").withBody(new JsonObject()
+        .put("errors", new JsonArray().add(new JsonObject().put("type", "EntityNotFoundException")
+          .put("code", "not_found_error")
+          .put("message", "Unable to find discovery of the module with id: mod-gone-1.0.0")
+          .put("parameters", new JsonArray())))
+        .put("total_records", 1).encode())));
+
+    given().header("x-okapi-tenant", "alpha").header("x-okapi-module-hint", "mod-gone-1.0.0").get("/gone/1")
+      .then().statusCode(404)
+      .body("errors[0].type", org.hamcrest.Matchers.equalTo("WebApplicationException"))
+      .body("errors[0].code", org.hamcrest.Matchers.equalTo("service_error"))
+      .body("errors[0].message", org.hamcrest.Matchers.equalTo(
+        "Unable to find discovery of the module with id: mod-gone-1.0.0"))
+      .body("total_records", org.hamcrest.Matchers.equalTo(1));
+    platform.others().verify(0, getRequestedFor(urlEqualTo("/gone/1")));
   }
 
   @Test

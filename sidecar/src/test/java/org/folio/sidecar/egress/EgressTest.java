@@ -129,8 +129,8 @@ class EgressTest {
   }
 
   @Test
-  void withoutAUserTokenOrASystemUserTheCallGoesOnWithoutOneByDefault() {
-    // upstream v4's HANDLER_EGRESS_IGNORE_SYSTEM_USER_TOKEN_ERROR=true; NoSystemUserTest has the 400 of false
+  void withoutAUserTokenOrASystemUserTheCallGoesOnWithoutOneWhenErrorsAreIgnored() {
+    // HANDLER_EGRESS_IGNORE_SYSTEM_USER_TOKEN_ERROR=true (TestPlatform); NoSystemUserTest has the 400 of false
     given().header("x-okapi-tenant", "alpha").get("/users/23").then().statusCode(200);
 
     platform.others().verify(1, getRequestedFor(urlEqualTo("/users/23"))

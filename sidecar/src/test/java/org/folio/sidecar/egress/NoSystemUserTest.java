@@ -13,8 +13,9 @@ import org.folio.sidecar.testkit.TestPlatform;
 import org.junit.jupiter.api.Test;
 
 /**
- * Item 5, a module that requires no system user, with HANDLER_EGRESS_IGNORE_SYSTEM_USER_TOKEN_ERROR=false: an
- * egress call without a user token is upstream's 400 (with the default, true, it goes on without one: EgressTest).
+ * Item 5, a module that requires no system user, with HANDLER_EGRESS_IGNORE_SYSTEM_USER_TOKEN_ERROR=false (the
+ * default since upstream master, MODSIDECAR-197): an egress call without a user token is upstream's 400 (with true
+ * it goes on without one: EgressTest).
  */
 @QuarkusTest
 @WithTestResource(value = SidecarTestResource.class, parallel = true, initArgs = {

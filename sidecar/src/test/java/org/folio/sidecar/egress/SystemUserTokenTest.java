@@ -19,8 +19,9 @@ import org.junit.jupiter.api.Test;
 /**
  * Item 5: the module's bootstrap says {@code systemUserRequired}; its egress calls without a user token get
  * its system user's token from the real Keycloak (password grant as MODULE_NAME through the tenant's login
- * client, secrets under upstream's keys), one per tenant, shared. A tenant whose secrets are missing is an error
- * (HANDLER_EGRESS_IGNORE_SYSTEM_USER_TOKEN_ERROR=false here).
+ * client, secrets under upstream's keys), one per tenant, shared. A tenant whose system user's token cannot be had
+ * gets a 503 with Retry-After (HANDLER_EGRESS_IGNORE_SYSTEM_USER_TOKEN_ERROR=false, the default; the shared test
+ * platform sets true for its module without a system user).
  */
 @QuarkusTest
 @WithTestResource(value = SidecarTestResource.class, parallel = true, initArgs = {
@@ -67,10 +68,24 @@ class SystemUserTokenTest {
   }
 
   @Test
-  void aTenantWithoutSystemUserSecretsIsRefused() {
-    given().header("x-okapi-tenant", "beta").get("/users/15").then().statusCode(500)
-      .body("errors[0].code", equalTo("unknown_error"));
+  void aTenantWhoseSystemUserTokenCannotBeHadFailsFastWithARetryableAnswer() {
+    // beta has no system-user secrets: upstream MODSIDECAR-197's 503, never a call forwarded without a user
+    given().header("x-okapi-tenant", "beta").get("/users/15").then().statusCode(503)
+      .header("Retry-After", "1")
+      .body("errors[0].type", equalTo("SystemUserTokenUnavailableException"))
+      .body("errors[0].code", equalTo("service_error"))
+      .body("errors[0].message", equalTo("System user token is unavailable. Retry later"))
+      .body("total_records", equalTo(1));
 
     platform.others().verify(0, getRequestedFor(urlEqualTo("/users/15")));
+  }
+
+  @Test
+  void failingFastIsTheDefaultAsUpstreamMasters() throws Exception {
+    var properties = java.nio.file.Files.readString(java.nio.file.Path.of("src/main/resources/application.properties"));
+
+    assertThat(properties).contains("${HANDLER_EGRESS_IGNORE_SYSTEM_USER_TOKEN_ERROR:false}");
+    assertThat(org.folio.sidecar.testkit.ConfigMappings.load(org.folio.sidecar.config.EgressConfig.class,
+      java.util.Map.of()).ignoreSystemUserTokenError()).isFalse();
   }
 }

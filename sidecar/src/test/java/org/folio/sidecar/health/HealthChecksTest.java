@@ -45,6 +45,23 @@ class HealthChecksTest {
   }
 
   @Test
+  void kafkaChecksCarrySmallRyeReactiveMessagingsNamesAsUpstreams() {
+    platform.resetModule();
+    // the names upstream master's ComprehensiveHealthCheckIT finds in /admin/health
+    await().atMost(Duration.ofSeconds(15)).untilAsserted(() -> given().get("/admin/health").then().statusCode(200)
+      .body("checks.find { it.name == 'SmallRye Reactive Messaging - liveness check' }.status", equalTo("UP"))
+      .body("checks.find { it.name == 'SmallRye Reactive Messaging - readiness check' }.status", equalTo("UP"))
+      .body("checks.find { it.name == 'SmallRye Reactive Messaging - startup check' }.status", equalTo("UP"))
+      .body("checks.find { it.name == 'Kafka connection health check' }.status", equalTo("UP"))
+      .body("checks.find { it.name == 'SmallRye Reactive Messaging - startup check' }.data.entitlement",
+        equalTo("[OK]")));
+    // readiness alone, as SmallRye's /ready
+    given().get("/admin/health/ready").then().statusCode(200)
+      .body("checks.name", hasItems("SmallRye Reactive Messaging - readiness check"))
+      .body("checks.find { it.name == 'SmallRye Reactive Messaging - liveness check' }", nullValue());
+  }
+
+  @Test
   void keycloakOutageIsVisibleButLeavesTheSidecarReady() {
     platform.resetModule();
     await().atMost(Duration.ofSeconds(15)).untilAsserted(() -> given().get("/admin/health/ready").then()

@@ -60,6 +60,47 @@ class LoggingTest {
   }
 
   @Test
+  void errorLinesSayWhereTheRequestStoppedHowLongItTookAndWhatCausedIt() {
+    platform.resetModule();
+    var alpha = platform.alpha();
+    var denied = platform.tokens().login(alpha, alpha.denied()).getString("access_token");
+
+    try (var capture = LogCapture.install()) {
+      given().header("x-okapi-tenant", "alpha").header("x-okapi-token", denied)
+        .header("x-okapi-request-id", "stage-1").get("/items/1").then().statusCode(403);
+      given().header("x-okapi-tenant", "gamma").header("x-okapi-request-id", "stage-2").get("/items/1").then()
+        .statusCode(400);
+      given().header("x-okapi-tenant", "alpha").header("x-okapi-request-id", "stage-3").get("/down/1").then()
+        .statusCode(502);
+
+      // upstream master's fields (MODSIDECAR-199): type, message, root cause, stage, elapsed; the reason stays
+      await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
+        assertThat(errorLine(capture, "stage-1"))
+          .contains("type = ForbiddenException, message = Access Denied, cause = null, "
+            + "stage = KeycloakAuthorizationFilter, elapsed = ")
+          .containsPattern("elapsed = \\d+ms, status = 403, code = authorization_error");
+        assertThat(errorLine(capture, "stage-2"))
+          .contains("type = TenantNotEnabledException", "stage = TenantFilter", "status = 400")
+          .containsPattern("elapsed = \\d+ms");
+        assertThat(errorLine(capture, "stage-3"))
+          .contains("type = BadGatewayException", "cause = ConnectException", "stage = RequestForwarding",
+            "status = 502", "reason = connection refused")
+          .containsPattern("elapsed = \\d+ms");
+      });
+      // the access line keeps the reason it had
+      await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(capture.lines())
+        .anyMatch(line -> line.startsWith("transaction ") && line.contains("GET /down/1 502")
+          && line.contains("connection refused")));
+    }
+  }
+
+  private static String errorLine(LogCapture capture, String requestId) {
+    return capture.lines().stream()
+      .filter(line -> line.contains("Sending error response for") && line.contains("requestId: " + requestId))
+      .findFirst().orElse("");
+  }
+
+  @Test
   void aConsoleThatStopsReadingDoesNotDelayRequests() {
     platform.resetModule();
     // Given a console whose reader has stalled (a container runtime's pipe under load)
