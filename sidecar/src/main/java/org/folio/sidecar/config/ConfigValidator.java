@@ -28,9 +28,11 @@ public class ConfigValidator {
   private final AuthzCacheConfig cache;
   private final PlatformConfig platform;
   private final TlsConfig tls;
+  private final EdgeConfig edge;
 
   ConfigValidator(ModuleConfig module, KeycloakConfig keycloak, SidecarConfig sidecar, SecretStoreConfig secrets,
-    AuthzCacheConfig cache, PlatformConfig platform, TlsConfig tls) {
+    AuthzCacheConfig cache, PlatformConfig platform, TlsConfig tls, EdgeConfig edge) {
+    this.edge = edge;
     this.module = module;
     this.keycloak = keycloak;
     this.sidecar = sidecar;
@@ -64,6 +66,8 @@ public class ConfigValidator {
     requirePositive("KC_MAX_POOL_SIZE", keycloak.maxPoolSize(), problems);
     requirePositive("SIDECAR_MANAGER_TIMEOUT", platform.timeout().toMillis(), problems);
     requirePositive("SIDECAR_PLATFORM_MAX_POOL_SIZE", platform.maxPoolSize(), problems);
+    requirePositive("SIDECAR_REQUEST_HEAD_TIMEOUT", edge.requestHeadTimeout().toMillis(), problems);
+    requirePositive("SIDECAR_REQUEST_BODY_TIMEOUT", edge.requestBodyTimeout().toMillis(), problems);
     readableIfSet("SC_CLIENT_TLS_TRUSTSTORE_PATH", tls.forwarding().path(), problems);
     readableIfSet("KC_CLIENT_TLS_TRUSTSTORE_PATH", tls.keycloak().path(), problems);
     readableIfSet("MGR_CLIENT_TLS_TRUSTSTORE_PATH", tls.platform().path(), problems);
