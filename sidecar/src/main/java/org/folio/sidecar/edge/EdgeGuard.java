@@ -94,7 +94,7 @@ public class EdgeGuard {
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object message) {
       if (message instanceof Channel accepted) {
-        accepted.pipeline().addFirst(new ConnectionHook(options));
+        accepted.pipeline().addFirst(new ConnectionHook(options, false));
       }
       ctx.fireChannelRead(message);
     }
@@ -102,20 +102,26 @@ public class EdgeGuard {
 
   /**
    * Swaps the decoder before it reads a byte. Vert.x adds its HTTP/1 handlers at once, after the TLS handshake,
-   * or (with h2c) once the first bytes show the connection is not HTTP/2; in that last case a {@link SwapOnRead}
-   * goes behind Vert.x's sniffing handler, which hands the bytes it read to the handler after it.
+   * or (with h2c) once the first bytes show the connection is not HTTP/2; in that last case a second hook goes
+   * behind Vert.x's sniffing handler, which hands the bytes it read to the handler after it: the hook, then the
+   * decoder it has just swapped.
    */
   private final class ConnectionHook extends ChannelInboundHandlerAdapter {
 
     private final HttpServerOptions options;
+    private final boolean behindSniffer;
 
-    ConnectionHook(HttpServerOptions options) {
+    ConnectionHook(HttpServerOptions options, boolean behindSniffer) {
       this.options = options;
+      this.behindSniffer = behindSniffer;
     }
 
     @Override
     public void channelActive(ChannelHandlerContext ctx) {
       ctx.fireChannelActive();
+      if (behindSniffer) {
+        return;
+      }
       var pipeline = ctx.pipeline();
       var tls = pipeline.get(SslHandler.class);
       if (pipeline.get(DECODER) != null) {
@@ -124,19 +130,9 @@ public class EdgeGuard {
         // Vert.x adds its HTTP handlers when the handshake completes; this listener runs right after its own
         tls.handshakeFuture().addListener(done -> swap(pipeline, options));
       } else {
-        pipeline.addLast(new SwapOnRead(options));
+        pipeline.addLast(new ConnectionHook(options, true));
       }
       pipeline.remove(this);
-    }
-  }
-
-  /** Behind Vert.x's HTTP/1-or-h2c sniffing handler: the first bytes it passes on find its decoder added. */
-  private final class SwapOnRead extends ChannelInboundHandlerAdapter {
-
-    private final HttpServerOptions options;
-
-    SwapOnRead(HttpServerOptions options) {
-      this.options = options;
     }
 
     @Override
