@@ -31,10 +31,12 @@ public class ConfigValidator {
   private final PlatformConfig platform;
   private final TlsConfig tls;
   private final UsersConfig users;
+  private final EdgeConfig edge;
 
   ConfigValidator(ModuleConfig module, KeycloakConfig keycloak, SidecarConfig sidecar, SecretStoreConfig secrets,
-    AuthzCacheConfig cache, PlatformConfig platform, TlsConfig tls, UsersConfig users) {
+    AuthzCacheConfig cache, PlatformConfig platform, TlsConfig tls, UsersConfig users, EdgeConfig edge) {
     this.users = users;
+    this.edge = edge;
     this.module = module;
     this.keycloak = keycloak;
     this.sidecar = sidecar;
@@ -71,6 +73,8 @@ public class ConfigValidator {
     requirePositive("KC_MAX_POOL_SIZE", keycloak.maxPoolSize(), problems);
     requirePositive("SIDECAR_MANAGER_TIMEOUT", platform.timeout().toMillis(), problems);
     requirePositive("SIDECAR_PLATFORM_MAX_POOL_SIZE", platform.maxPoolSize(), problems);
+    requirePositive("SIDECAR_REQUEST_HEAD_TIMEOUT", edge.requestHeadTimeout().toMillis(), problems);
+    requirePositive("SIDECAR_REQUEST_BODY_TIMEOUT", edge.requestBodyTimeout().toMillis(), problems);
     readableIfSet("SC_CLIENT_TLS_TRUSTSTORE_PATH", tls.forwarding().path(), problems);
     readableIfSet("KC_CLIENT_TLS_TRUSTSTORE_PATH", tls.keycloak().path(), problems);
     readableIfSet("MGR_CLIENT_TLS_TRUSTSTORE_PATH", tls.platform().path(), problems);

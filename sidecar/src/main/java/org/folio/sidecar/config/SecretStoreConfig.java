@@ -27,6 +27,13 @@ public interface SecretStoreConfig {
   @WithDefault("15m")
   Duration cacheTtl();
 
+  /**
+   * SIDECAR_SECRET_FAILURE_CACHE_TTL: a key the store does not have is remembered as missing this long, and a
+   * secret whose reload failed is used this long before the store is asked again.
+   */
+  @WithDefault("30s")
+  Duration failureCacheTtl();
+
   /** SIDECAR_SECRET_STORE_TIMEOUT: limit for one call to the store. */
   @WithDefault("5s")
   Duration timeout();

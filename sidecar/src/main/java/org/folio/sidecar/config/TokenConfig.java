@@ -2,6 +2,7 @@ package org.folio.sidecar.config;
 
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
+import java.time.Duration;
 
 /** Service tokens the sidecar obtains for egress and for mgr-* calls. */
 @ConfigMapping(prefix = "token")
@@ -26,4 +27,11 @@ public interface TokenConfig {
   /** SIDECAR_TOKEN_REFRESH_FRACTION: a token is renewed in the background once this share of its lifetime has passed. */
   @WithDefault("0.7")
   double refreshFraction();
+
+  /**
+   * SIDECAR_REFUSED_TOKEN_MIN_AGE: an egress target's 401 replaces the tenant's service token only if the token
+   * is at least this old; a younger one was not refused for its age, and the 401 goes to the module unchanged.
+   */
+  @WithDefault("30s")
+  Duration refusedTokenMinAge();
 }

@@ -33,8 +33,9 @@ import org.folio.sidecar.token.SystemUserTokens;
  * Requests from the module to other modules: finds the target (configured override, else the discovered
  * location; a hinted module's discovered location with dynamic routing; the gateway for unknown routes when
  * enabled), attaches the tenant's shared service token as {@code x-system-token} and, when the module sent no
- * user token, its system user's token, and forwards. A target that refuses the service token gets a fresh
- * one: bodiless idempotent requests are retried once transparently, others get upstream's 503 with Retry-After.
+ * user token, its system user's token, and forwards. A target's 401 replaces the service token only when the
+ * token is old enough to be the reason (SIDECAR_REFUSED_TOKEN_MIN_AGE): then bodiless idempotent requests are
+ * retried once transparently, others get upstream's 503 with Retry-After; any other 401 reaches the module as is.
  */
 @Singleton
 public class EgressHandler {
@@ -146,11 +147,12 @@ public class EgressHandler {
       });
     })
       .compose(answer -> {
-        if (answer.statusCode() != 401) {
+        // only a 401 that can be about the service token replaces it (ServiceTokens.evictRefused); others are
+        // the module's to see, unchanged
+        if (answer.statusCode() != 401 || !tokens.evictRefused(tenant)) {
           return Future.succeededFuture(answer);
         }
-        // the target refused our token: drop it, get a new one, and retry once if the request can be replayed
-        tokens.evict(tenant);
+        // the target refused our token: a new one, and one retry if the request can be replayed
         answer.end();
         if (!replayable) {
           request.response().putHeader("Retry-After", "1");

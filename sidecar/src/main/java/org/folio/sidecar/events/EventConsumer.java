@@ -149,7 +149,7 @@ public class EventConsumer {
       while (running) {
         try {
           for (var record : kafka.poll(Duration.ofMillis(500))) {
-            apply(record);
+            applyAlone(record);
           }
         } catch (WakeupException e) {
           return;
@@ -158,6 +158,17 @@ public class EventConsumer {
           pause();
         }
       }
+    }
+  }
+
+  /** One record that cannot be applied never costs the rest of its poll, whose offsets move on regardless. */
+  private void applyAlone(ConsumerRecord<String, String> record) {
+    try {
+      apply(record);
+    } catch (RuntimeException e) {
+      LOGGER.warnf("Event at %s-%d@%d could not be applied (%s); the next ones are", record.topic(),
+        record.partition(), record.offset(), e.getClass().getSimpleName());
+      count(record.topic(), "failed");
     }
   }
 

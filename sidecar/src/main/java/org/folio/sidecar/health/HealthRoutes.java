@@ -5,6 +5,7 @@ import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.RoutingContext;
 import jakarta.inject.Singleton;
 import org.folio.sidecar.config.HealthConfig;
+import org.folio.sidecar.edge.Drain;
 import org.folio.sidecar.events.EventConsumer;
 import org.folio.sidecar.routing.RoutingTableProvider;
 import org.folio.sidecar.tenant.TenantEntitlements;
@@ -33,9 +34,11 @@ public class HealthRoutes {
   private final TenantEntitlements entitlements;
   private final EventConsumer events;
   private final HealthConfig config;
+  private final Drain drain;
 
   HealthRoutes(DependencyProbe probe, RoutingTableProvider routes, TenantEntitlements entitlements,
-    EventConsumer events, HealthConfig config) {
+    EventConsumer events, HealthConfig config, Drain drain) {
+    this.drain = drain;
     this.probe = probe;
     this.routes = routes;
     this.entitlements = entitlements;
@@ -78,6 +81,9 @@ public class HealthRoutes {
     }
     up &= check(checks, "Module routes", routes.loaded(), null);
     up &= check(checks, "Tenant entitlements", entitlements.loaded(), null);
+    // a stopping sidecar leaves its Service at once, before it stops answering (Drain); upstream's body has no
+    // check of its own for that
+    up &= !drain.draining();
     checks.add(new JsonObject().put("name", KEYCLOAK_CHECK).put("status", "UP")
       .put("data", new JsonObject().put("reachable", probe.keycloakUp())));
     respond(context, up, checks);

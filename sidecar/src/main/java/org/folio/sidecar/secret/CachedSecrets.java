@@ -1,52 +1,93 @@
 package org.folio.sidecar.secret;
 
-import com.github.benmanes.caffeine.cache.AsyncCache;
+import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
 import com.github.benmanes.caffeine.cache.Ticker;
 import io.vertx.core.Future;
+import io.vertx.core.Promise;
 import java.time.Duration;
+import java.util.concurrent.ConcurrentHashMap;
+import org.folio.sidecar.error.SidecarError;
+import org.jspecify.annotations.Nullable;
 
 /**
- * A store's secrets kept for a while, so no request calls the store: concurrent reads of a key share one call,
- * failures are not kept (the next caller asks again), a value is re-read after its TTL (rotation) or when
- * Keycloak refused it.
+ * A store's secrets kept, so no request calls the store: concurrent reads of a key share one call, a value is
+ * re-read after its TTL (rotation) or when Keycloak refused it. A failing store never costs a working secret:
+ * the old value stays in use until a reload succeeds, however long the store is down (upstream keeps secrets
+ * for the process's life), and the reload is retried every failure TTL, not by every request. A key the store
+ * does not have is remembered as missing for the failure TTL, so a tenant without a secret does not send every
+ * egress call to the store. An unreachable store with nothing kept is asked again by the next caller.
  */
 final class CachedSecrets implements SecretStore {
 
-  /** A value and when it was read; its age is checked on every use, against the injected ticker. */
-  private record Timed(String value, long readAtNanos) {
+  private static final String NOT_FOUND = SidecarError.secretNotFound("").type();
+
+  /** A value, or that the store does not have the key, and until when it counts as fresh. */
+  private record Known(@Nullable String value, @Nullable SidecarError missing, long freshUntilNanos) {
+
+    Future<String> answer() {
+      return value != null ? Future.succeededFuture(value) : Future.failedFuture(missing);
+    }
   }
 
   private final SecretStore store;
   private final Ticker ticker;
   private final long ttlNanos;
-  private final AsyncCache<String, Timed> values;
+  private final long failureTtlNanos;
+  private final Cache<String, Known> known;
+  private final ConcurrentHashMap<String, Future<Known>> loading = new ConcurrentHashMap<>();
 
-  CachedSecrets(SecretStore store, Duration ttl, Ticker ticker) {
+  CachedSecrets(SecretStore store, Duration ttl, Duration failureTtl, Ticker ticker) {
     this.store = store;
     this.ticker = ticker;
     this.ttlNanos = ttl.toNanos();
-    // Caffeine's own expiry only bounds memory; freshness is decided by the read time above
-    this.values = Caffeine.newBuilder().ticker(ticker).expireAfterWrite(ttl.multipliedBy(2)).maximumSize(10_000)
-      .buildAsync();
+    this.failureTtlNanos = failureTtl.toNanos();
+    // no expiry: a stale secret is the fallback while the store is down; the size only bounds memory
+    this.known = Caffeine.newBuilder().maximumSize(10_000).build();
   }
 
   @Override
   public Future<String> secret(String key) {
-    var present = values.asMap().get(key);
-    if (present != null && present.isDone() && !present.isCompletedExceptionally()) {
-      var timed = present.join();
-      if (ticker.read() - timed.readAtNanos() < ttlNanos) {
-        return Future.succeededFuture(timed.value());
-      }
-      values.asMap().remove(key, present);
+    var present = known.getIfPresent(key);
+    if (present != null && ticker.read() - present.freshUntilNanos() < 0) {
+      return present.answer();
     }
-    return Future.fromCompletionStage(values.get(key, (k, executor) -> store.secret(k)
-      .map(value -> new Timed(value, ticker.read())).toCompletionStage().toCompletableFuture())).map(Timed::value);
+    return load(key).compose(Known::answer);
+  }
+
+  private Future<Known> load(String key) {
+    var promise = Promise.<Known>promise();
+    var running = loading.putIfAbsent(key, promise.future());
+    if (running != null) {
+      return running;
+    }
+    store.secret(key)
+      .map(value -> new Known(value, null, ticker.read() + ttlNanos))
+      .recover(error -> fallback(key, error))
+      .onComplete(result -> {
+        loading.remove(key, promise.future());
+        if (result.succeeded()) {
+          known.put(key, result.result());
+        }
+        promise.handle(result);
+      });
+    return promise.future();
+  }
+
+  private Future<Known> fallback(String key, Throwable error) {
+    long retryAt = ticker.read() + failureTtlNanos;
+    if (error instanceof SidecarError sidecarError && NOT_FOUND.equals(sidecarError.type())) {
+      return Future.succeededFuture(new Known(null, sidecarError, retryAt));
+    }
+    var last = known.getIfPresent(key);
+    if (last != null && last.value() != null) {
+      return Future.succeededFuture(new Known(last.value(), null, retryAt));
+    }
+    return Future.failedFuture(error);
   }
 
   @Override
   public void forget(String key) {
-    values.synchronous().invalidate(key);
+    known.invalidate(key);
   }
 }

@@ -91,11 +91,11 @@ public class SecretStores {
       // properties are in memory already: nothing to cache
       case EPHEMERAL -> new EphemeralSecrets(config.ephemeralContent(), properties);
       case AWS_SSM -> new CachedSecrets(new AwsSsmSecrets(ssmClient(config.awsSsm(), config), vertx),
-        config.cacheTtl(), ticker);
+        config.cacheTtl(), config.failureCacheTtl(), ticker);
       case VAULT -> new CachedSecrets(new HttpSecrets(vaultClient(vertx, config.vault(), tls),
-        vault(config.vault()), timeout, "Vault"), config.cacheTtl(), ticker);
+        vault(config.vault()), timeout, "Vault"), config.cacheTtl(), config.failureCacheTtl(), ticker);
       case FSSP -> new CachedSecrets(new HttpSecrets(fsspClient(vertx, config.fssp(), tls), fssp(config.fssp()),
-        timeout, "the secure store proxy"), config.cacheTtl(), ticker);
+        timeout, "the secure store proxy"), config.cacheTtl(), config.failureCacheTtl(), ticker);
     };
   }
 

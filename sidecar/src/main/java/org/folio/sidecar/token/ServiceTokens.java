@@ -29,12 +29,14 @@ public class ServiceTokens {
   private final TokenEndpoint endpoint;
   private final SharedTokens tokens;
   private final SharedTokens adminTokens;
+  private final long refusedMinAgeNanos;
 
   ServiceTokens(TokenEndpoint endpoint, TokenConfig config, AuthzCacheConfig cache, SecretStore secrets,
     MeterRegistry registry, Ticker ticker) {
     this.endpoint = endpoint;
     this.config = config;
     this.secrets = secrets;
+    this.refusedMinAgeNanos = config.refusedTokenMinAge().toNanos();
     // the legacy baseline also caches service tokens as upstream v3.0.18 does (its 50-tenant default)
     var policy = cache.mode() == AuthzCacheConfig.Mode.LEGACY
       ? SharedTokens.Policy.upstreamV3(UPSTREAM_MAX_TENANTS)
@@ -69,6 +71,15 @@ public class ServiceTokens {
     } else {
       tokens.evict(realm);
     }
+  }
+
+  /**
+   * A target answered 401 to a request carrying the realm's token: drops the token if it is old enough to have
+   * been the reason (SIDECAR_REFUSED_TOKEN_MIN_AGE) and says whether it did. A younger token stays: the 401 was about
+   * something else (the user's token, the target itself) and is the caller's to see.
+   */
+  public boolean evictRefused(String realm) {
+    return tokens.evictIfOlderThan(realm, refusedMinAgeNanos);
   }
 
   private Future<JsonObject> obtain(String realm, String clientId) {

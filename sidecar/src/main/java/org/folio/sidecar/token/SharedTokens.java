@@ -48,7 +48,8 @@ final class SharedTokens {
   }
 
   /** A token and the times it must be renewed (in the background) and dropped (always). */
-  private record SharedToken(String value, long refreshAtNanos, long lifetimeNanos, AtomicBoolean refreshing) {
+  private record SharedToken(String value, long acquiredAtNanos, long refreshAtNanos, long lifetimeNanos,
+    AtomicBoolean refreshing) {
   }
 
   private final Function<String, Future<JsonObject>> obtain;
@@ -103,6 +104,18 @@ final class SharedTokens {
     tokens.synchronous().invalidate(tenant);
   }
 
+  /**
+   * Drops the tenant's token only if it is at least {@code minAgeNanos} old: a token Keycloak issued moments ago
+   * was not refused for its age, so replacing it again would only let a refusing target drive Keycloak.
+   */
+  boolean evictIfOlderThan(String tenant, long minAgeNanos) {
+    var present = tokens.asMap().get(tenant);
+    if (present == null || !present.isDone() || present.isCompletedExceptionally()) {
+      return false;
+    }
+    return ticker.read() - present.join().acquiredAtNanos() >= minAgeNanos && tokens.asMap().remove(tenant, present);
+  }
+
   void evictAll() {
     tokens.synchronous().invalidateAll();
   }
@@ -112,7 +125,7 @@ final class SharedTokens {
     return obtain.apply(tenant).map(body -> {
       long lifetime = Duration.ofSeconds(body.getLong("expires_in", 60L)).toNanos();
       Counter.builder(meterPrefix + ".requests").tag("tenant", tenant).tag("kind", kind).register(registry).increment();
-      return new SharedToken(body.getString("access_token"), policy.refreshAtNanos(requestedAt, lifetime),
+      return new SharedToken(body.getString("access_token"), requestedAt, policy.refreshAtNanos(requestedAt, lifetime),
         policy.usableNanos(lifetime) - (ticker.read() - requestedAt), new AtomicBoolean());
     });
   }

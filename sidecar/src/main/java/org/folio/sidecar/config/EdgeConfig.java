@@ -1,0 +1,27 @@
+package org.folio.sidecar.config;
+
+import io.smallrye.config.ConfigMapping;
+import io.smallrye.config.WithDefault;
+import java.time.Duration;
+
+/**
+ * What a slow or hostile client may hold on the sidecar's HTTP/1 port, beyond Quarkus' own limits
+ * ({@code quarkus.http.idle-timeout}, {@code quarkus.http.limits.*}). Defaults are nginx's.
+ */
+@ConfigMapping(prefix = "edge")
+public interface EdgeConfig {
+
+  /**
+   * SIDECAR_REQUEST_HEAD_TIMEOUT: a request head (request line and headers) must be complete this long after its
+   * first byte, or after the connection opened; else the connection is closed (nginx's client_header_timeout).
+   */
+  @WithDefault("60s")
+  Duration requestHeadTimeout();
+
+  /**
+   * SIDECAR_REQUEST_BODY_TIMEOUT: the longest pause between two reads of a request body while the sidecar is
+   * ready to read it; then the connection is closed (nginx's client_body_timeout).
+   */
+  @WithDefault("60s")
+  Duration requestBodyTimeout();
+}

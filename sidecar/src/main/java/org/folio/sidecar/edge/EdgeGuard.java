@@ -1,0 +1,152 @@
+package org.folio.sidecar.edge;
+
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelHandler;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
+import io.netty.channel.ChannelPipeline;
+import io.netty.channel.ChannelPipeline;
+import io.netty.handler.ssl.SslHandler;
+import io.quarkus.vertx.http.HttpServerStart;
+import io.quarkus.vertx.http.HttpsServerStart;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.http.HttpServerOptions;
+import io.vertx.core.http.impl.HttpServerImpl;
+import io.vertx.core.impl.VertxInternal;
+import io.vertx.core.net.impl.TCPServerBase;
+import jakarta.enterprise.event.ObservesAsync;
+import jakarta.inject.Singleton;
+import java.lang.reflect.Field;
+import org.folio.sidecar.config.EdgeConfig;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Puts {@link StrictRequestDecoder} in place of Vert.x's decoder on every HTTP/1 connection the sidecar's servers
+ * accept. Neither Quarkus nor Vert.x offers a hook per connection, so this one handler sits on each server's
+ * listening channel and sees each accepted connection before Vert.x sets it up; the listening channel is read
+ * from Vert.x's server by reflection, and a Vert.x without that field stops the sidecar at start-up rather than
+ * leave it unguarded.
+ */
+@Singleton
+public class EdgeGuard {
+
+  private static final String DECODER = "httpDecoder";
+  private static final String ACCEPT_HOOK = "sidecarEdge";
+
+  private final Vertx vertx;
+  private final long headTimeoutNanos;
+  private final long bodyTimeoutNanos;
+
+  EdgeGuard(Vertx vertx, EdgeConfig config) {
+    this.vertx = vertx;
+    this.headTimeoutNanos = config.requestHeadTimeout().toNanos();
+    this.bodyTimeoutNanos = config.requestBodyTimeout().toNanos();
+  }
+
+  void httpStarted(@ObservesAsync HttpServerStart started) {
+    install();
+  }
+
+  void httpsStarted(@ObservesAsync HttpsServerStart started) {
+    install();
+  }
+
+  /** Guards every listening HTTP server of this Vert.x that is not guarded yet; each start event calls it. */
+  synchronized void install() {
+    for (var server : ((VertxInternal) vertx).sharedHttpServers().values()) {
+      var listening = listeningChannel(server);
+      if (listening != null && listening.pipeline().get(ACCEPT_HOOK) == null) {
+        var options = (HttpServerOptions) field(HttpServerImpl.class, server, "options");
+        listening.pipeline().addFirst(ACCEPT_HOOK, new AcceptHook(options == null ? new HttpServerOptions() : options));
+      }
+    }
+  }
+
+  private static @Nullable Channel listeningChannel(TCPServerBase server) {
+    var bound = (Future<?>) field(TCPServerBase.class, server, "bindFuture");
+    return bound == null ? null : (Channel) bound.result();
+  }
+
+  private static @Nullable Object field(Class<?> type, TCPServerBase server, String name) {
+    try {
+      Field field = type.getDeclaredField(name);
+      field.setAccessible(true);
+      return field.get(server);
+    } catch (ReflectiveOperationException e) {
+      throw new IllegalStateException(
+        "This Vert.x has no " + type.getSimpleName() + "." + name + ": the edge guard cannot be put"
+          + " in place",
+        e);
+    }
+  }
+
+  /** On the listening channel: each accepted connection gets a {@link ConnectionHook} ahead of Vert.x's set-up. */
+  @ChannelHandler.Sharable
+  private final class AcceptHook extends ChannelInboundHandlerAdapter {
+
+    private final HttpServerOptions options;
+
+    AcceptHook(HttpServerOptions options) {
+      this.options = options;
+    }
+
+    @Override
+    public void channelRead(ChannelHandlerContext ctx, Object message) {
+      if (message instanceof Channel accepted) {
+        accepted.pipeline().addFirst(new ConnectionHook(options, false));
+      }
+      ctx.fireChannelRead(message);
+    }
+  }
+
+  /**
+   * Swaps the decoder before it reads a byte. Vert.x adds its HTTP/1 handlers at once, after the TLS handshake,
+   * or (with h2c) once the first bytes show the connection is not HTTP/2; in that last case a second hook goes
+   * behind Vert.x's sniffing handler, which hands the bytes it read to the handler after it: the hook, then the
+   * decoder it has just swapped.
+   */
+  private final class ConnectionHook extends ChannelInboundHandlerAdapter {
+
+    private final HttpServerOptions options;
+    private final boolean behindSniffer;
+
+    ConnectionHook(HttpServerOptions options, boolean behindSniffer) {
+      this.options = options;
+      this.behindSniffer = behindSniffer;
+    }
+
+    @Override
+    public void channelActive(ChannelHandlerContext ctx) {
+      ctx.fireChannelActive();
+      if (behindSniffer) {
+        return;
+      }
+      var pipeline = ctx.pipeline();
+      var tls = pipeline.get(SslHandler.class);
+      if (pipeline.get(DECODER) != null) {
+        swap(pipeline, options);
+      } else if (tls != null) {
+        // Vert.x adds its HTTP handlers when the handshake completes; this listener runs right after its own
+        tls.handshakeFuture().addListener(done -> swap(pipeline, options));
+      } else {
+        pipeline.addLast(new ConnectionHook(options, true));
+      }
+      pipeline.remove(this);
+    }
+
+    @Override
+    public void channelRead(ChannelHandlerContext ctx, Object message) {
+      swap(ctx.pipeline(), options);
+      ctx.pipeline().remove(this);
+      ctx.fireChannelRead(message);
+    }
+  }
+
+  private void swap(ChannelPipeline pipeline, HttpServerOptions options) {
+    var decoder = pipeline.get(DECODER);
+    if (decoder != null && !(decoder instanceof StrictRequestDecoder)) {
+      pipeline.replace(DECODER, DECODER, new StrictRequestDecoder(options, headTimeoutNanos, bodyTimeoutNanos));
+    }
+  }
+}

@@ -1,0 +1,64 @@
+package org.folio.sidecar.support;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.Socket;
+import java.net.SocketTimeoutException;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * Bytes on a socket, as an attacker or a broken client sends them: no client library that would fix the framing
+ * on the way. Every read is bounded by a timeout, so a connection the sidecar keeps open shows as "open".
+ */
+public final class RawHttp {
+
+  private RawHttp() {
+  }
+
+  /** What came back: everything read until the sidecar closed the connection or went quiet. */
+  public record Exchange(String received, boolean closed) {
+
+    public int status() {
+      if (!received.startsWith("HTTP/1.")) {
+        return -1;
+      }
+      return Integer.parseInt(received.substring(9, 12));
+    }
+
+    /** How many answers (status lines) came back on the connection. */
+    public int answers() {
+      int count = 0;
+      for (int at = received.indexOf("HTTP/1."); at >= 0; at = received.indexOf("HTTP/1.", at + 1)) {
+        count++;
+      }
+      return count;
+    }
+  }
+
+  /** Sends {@code request} as is and reads until the connection closes or nothing arrives for {@code quietMillis}. */
+  public static Exchange send(int port, String request, int quietMillis) {
+    try (var socket = new Socket(InetAddress.getLoopbackAddress(), port)) {
+      socket.setSoTimeout(quietMillis);
+      socket.getOutputStream().write(request.getBytes(StandardCharsets.ISO_8859_1));
+      socket.getOutputStream().flush();
+      var received = new ByteArrayOutputStream();
+      var buffer = new byte[8192];
+      boolean closed = false;
+      try {
+        for (int read; (read = socket.getInputStream().read(buffer)) >= 0;) {
+          received.write(buffer, 0, read);
+        }
+        closed = true;
+      } catch (SocketTimeoutException quiet) {
+        // still open
+      } catch (IOException reset) {
+        closed = true;
+      }
+      return new Exchange(received.toString(StandardCharsets.ISO_8859_1), closed);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+}
