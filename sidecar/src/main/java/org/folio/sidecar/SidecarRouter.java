@@ -128,14 +128,19 @@ public class SidecarRouter {
     var ownEndpoint = current.ingress().lookup(exchange.method, exchange.path, moduleId, false);
     if (ownEndpoint != null) {
       exchange.entry = ownEndpoint;
+      exchange.direction = Exchange.Direction.INGRESS;
       return ingress.process(exchange);
     }
     var dependency = current.egress().lookup(exchange.method, exchange.path, moduleId, true);
     if (dependency != null) {
       exchange.entry = dependency;
+      exchange.direction = Exchange.Direction.EGRESS;
       return egress.process(exchange, current);
     }
     var hint = dynamicRouting ? headers.get(OkapiHeaders.MODULE_HINT) : null;
+    if (hint != null || forwardUnknown) {
+      exchange.direction = Exchange.Direction.EGRESS;
+    }
     if (hint != null) {
       return egress.processHinted(exchange, current, hint);
     }

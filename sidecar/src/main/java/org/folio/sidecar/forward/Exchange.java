@@ -18,6 +18,8 @@ public final class Exchange {
   public final long startNanos;
   public final String method;
   public final String path;
+  /** Which way the request went, for metrics; set by the router once it has found the route. */
+  public Direction direction = Direction.UNROUTED;
   public String requestId;
   public String tenant;
   public @Nullable String userId;
@@ -40,6 +42,17 @@ public final class Exchange {
     headers.remove(PRIORITY);
     headers.set(OkapiHeaders.REQUEST_ID, requestId);
     return headers;
+  }
+
+  /** Ingress to the own module, egress to another module or the gateway, or answered before either. */
+  public enum Direction {
+    INGRESS, EGRESS, UNROUTED;
+
+    private final String label = name().toLowerCase(java.util.Locale.ROOT);
+
+    public String label() {
+      return label;
+    }
   }
 
   // requestId, tenant and entry are set by the dispatcher before any handler reads them
