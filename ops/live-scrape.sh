@@ -16,4 +16,4 @@ if [ ${#need[@]} -gt 0 ]; then
   echo "[live-scrape] installing ${need[*]}"
   apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}" >/dev/null
 fi
-exec timeout 600 scripts/run-main.sh testkit org.folio.sidecar.testkit.LiveScrape "$@"
+exec timeout 900 scripts/run-main.sh testkit org.folio.sidecar.testkit.LiveScrape "$@"

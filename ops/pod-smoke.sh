@@ -35,4 +35,4 @@ echo '{"module":"mod-items"}' > "$context/www/items/1"
 echo '{"status":"UP"}' > "$context/www/admin/health"
 "${PODMAN[@]}" build --quiet -f ops/pod/Containerfile -t "$STANDIN" "$context" >/dev/null
 echo "[pod] module stand-in $STANDIN built"
-timeout 600 scripts/run-main.sh testkit org.folio.sidecar.testkit.PodSmoke "$RENDERED" "$STANDIN"
+timeout 900 scripts/run-main.sh testkit org.folio.sidecar.testkit.PodSmoke "$RENDERED" "$STANDIN"

@@ -1,9 +1,12 @@
 package org.folio.sidecar.testkit;
 
+import io.vertx.core.json.JsonObject;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -29,6 +32,7 @@ public final class PodSmoke {
   private static final String DESCRIPTOR = "/etc/module/descriptor.json";
 
   private final Checks checks = new Checks();
+  private static Map<String, Object> secret = Map.of();
 
   public static void main(String[] args) {
     int exit;
@@ -41,6 +45,7 @@ public final class PodSmoke {
     System.exit(exit);
   }
 
+  @SuppressWarnings("unchecked")
   private int run(Path rendered, String moduleImage) throws Exception {
     var platform = TestPlatform.get();
     int httpPort = FreePorts.next();
@@ -51,6 +56,15 @@ public final class PodSmoke {
     var options = new DumperOptions();
     options.setDefaultFlowStyle(DumperOptions.FlowStyle.BLOCK);
     Files.writeString(file, new Yaml(options).dumpAll(pod.iterator()));
+    var secretName = (String) ((Map<String, Object>) secret.get("metadata")).get("name");
+    var secretFile = Files.createTempFile("secret", ".json");
+    Files.writeString(secretFile, new JsonObject(secret).encode());
+    // what an earlier run that was killed may have left: the same names, so only its own
+    podman(60, "kube", "down", file.toString());
+    podman(30, "secret", "rm", secretName);
+    var created = podman(30, "secret", "create", secretName, secretFile.toString());
+    checks.verify("the Secret as a podman secret", created.exit == 0, created.output);
+    Files.delete(secretFile);
     try {
       var played = podman(120, "kube", "play", file.toString());
       checks.verify("podman kube play starts the pod", played.exit == 0, played.output);
@@ -60,6 +74,7 @@ public final class PodSmoke {
     } finally {
       var down = podman(60, "kube", "down", file.toString());
       checks.verify("podman kube down removes the pod", down.exit == 0, down.output);
+      podman(30, "secret", "rm", secretName);
       Files.delete(file);
     }
     return checks.summary("pod-smoke");
@@ -93,6 +108,8 @@ public final class PodSmoke {
           data.putAll(local);
         }
         case "Secret" -> {
+          objects.remove(object);
+          secret = object;
           var secrets = new LinkedHashMap<String, Object>();
           config.forEach((key, value) -> {
             if (key.startsWith("secret-store.ephemeral.content.")) {
@@ -100,8 +117,15 @@ public final class PodSmoke {
                 .replaceAll("[^A-Z0-9]", "_"), value);
             }
           });
-          System.out.println("local run: Secret " + name + " holds the demo's " + secrets.size() + " client secrets");
-          object.put("stringData", secrets);
+          System.out.println("local run: Secret " + name + " holds the demo's " + secrets.size() + " client secrets;"
+            + " made a podman secret in JSON beforehand (podman 4.3's kube play stores a Secret document as YAML,"
+            + " which its own envFrom then cannot read)");
+          // as a cluster stores it: data, base64 (podman reads only that)
+          object.remove("stringData");
+          var data = new LinkedHashMap<String, Object>();
+          secrets.forEach((key, value) -> data.put(key,
+            Base64.getEncoder().encodeToString(String.valueOf(value).getBytes(StandardCharsets.UTF_8))));
+          object.put("data", data);
         }
         default -> localDeployment(object, moduleImage, httpPort, managementPort, modulePort);
       }
@@ -125,7 +149,15 @@ public final class PodSmoke {
     spec.put("hostNetwork", true);
     ((List<Map<String, Object>>) spec.computeIfAbsent("volumes", key -> new ArrayList<>()))
       .add(Map.of("name", "module-descriptor", "configMap", Map.of("name", "module-descriptor")));
+    System.out.println("local run: containerPorts dropped (podman maps none on the host's network) and the probes"
+      + " on port " + httpPort + " instead of the named port");
     for (var container : (List<Map<String, Object>>) spec.get("containers")) {
+      container.remove("ports");
+      for (var probe : List.of("readinessProbe", "livenessProbe", "startupProbe")) {
+        if (container.get(probe) instanceof Map<?, ?> declared && declared.get("httpGet") instanceof Map<?, ?> get) {
+          ((Map<String, Object>) get).put("port", httpPort);
+        }
+      }
       if ("module".equals(container.get("name"))) {
         System.out.println("local run: module image " + container.get("image") + " -> " + moduleImage
           + " (busybox httpd on 127.0.0.1:" + modulePort + ")");
