@@ -58,7 +58,8 @@ public final class PodSmoke {
     Files.writeString(file, new Yaml(options).dumpAll(pod.iterator()));
     var secretName = (String) ((Map<String, Object>) secret.get("metadata")).get("name");
     var secretFile = Files.createTempFile("secret", ".json");
-    Files.writeString(secretFile, new JsonObject(secret).encode());
+    // podman reads a secret for envFrom as a flat JSON map of key to base64 value
+    Files.writeString(secretFile, new JsonObject((Map<String, Object>) secret.get("data")).encode());
     // what an earlier run that was killed may have left: the same names, so only its own
     podman(60, "kube", "down", file.toString());
     podman(30, "secret", "rm", secretName);
