@@ -139,6 +139,7 @@ public class SidecarRouter {
     var ownEndpoint = current.ingress().lookup(exchange.method, routingPath, moduleId, false);
     if (ownEndpoint != null) {
       exchange.entry = ownEndpoint;
+      exchange.direction = Exchange.Direction.INGRESS;
       return ingress.process(exchange);
     }
     // tenant-scoped routing: the egress table of the request's tenant
@@ -146,9 +147,13 @@ public class SidecarRouter {
     var dependency = egressRoutes.egress().lookup(exchange.method, routingPath, moduleId, true);
     if (dependency != null) {
       exchange.entry = dependency;
+      exchange.direction = Exchange.Direction.EGRESS;
       return egress.process(exchange, egressRoutes);
     }
     var hint = dynamicRouting ? headers.get(OkapiHeaders.MODULE_HINT) : null;
+    if (hint != null || forwardUnknown) {
+      exchange.direction = Exchange.Direction.EGRESS;
+    }
     if (hint != null) {
       return egress.processHinted(exchange, current, hint);
     }

@@ -1,7 +1,6 @@
 package org.folio.sidecar.egress;
 
 import io.micrometer.core.instrument.MeterRegistry;
-import io.micrometer.core.instrument.Timer;
 import io.vertx.core.Future;
 import io.vertx.core.MultiMap;
 import io.vertx.core.http.HttpClientResponse;
@@ -12,7 +11,6 @@ import jakarta.inject.Singleton;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.TimeUnit;
 import org.folio.sidecar.config.EgressConfig;
 import org.folio.sidecar.config.ModuleConfig;
 import org.folio.sidecar.error.SidecarError;
@@ -49,7 +47,7 @@ public class EgressHandler {
   private final SystemUserTokens systemUserTokens;
   private final RouteOverrides overrides;
   private final DynamicRoutes dynamicRoutes;
-  private final MeterRegistry registry;
+  private final EgressMetrics metrics;
   private final Peers peers;
   private final TenantEntitlements entitlements;
   private final TenantInstalls installs;
@@ -58,7 +56,6 @@ public class EgressHandler {
   private final String moduleId;
   private final Target gateway;
   private final Map<String, Target> targets = new ConcurrentHashMap<>();
-  private final Map<String, Timer> timers = new ConcurrentHashMap<>();
 
   EgressHandler(RequestForwarder forwarder, ServiceTokens tokens, SystemUserTokens systemUserTokens,
     RouteOverrides overrides, DynamicRoutes dynamicRoutes, EgressConfig config, ModuleConfig module,
@@ -71,7 +68,7 @@ public class EgressHandler {
     this.systemUserTokens = systemUserTokens;
     this.overrides = overrides;
     this.dynamicRoutes = dynamicRoutes;
-    this.registry = registry;
+    this.metrics = new EgressMetrics(registry, GATEWAY);
     this.loopbackOnly = config.loopbackOnly();
     this.ignoreSystemUserTokenError = config.ignoreSystemUserTokenError();
     this.moduleId = module.moduleId();
@@ -89,6 +86,7 @@ public class EgressHandler {
     var location = overrides.locationFor(module, entry.interfaceId())
       .orElseGet(() -> routes.locationByModuleId().get(entry.moduleId()));
     if (location == null) {
+      metrics.routingFailed(module);
       throw SidecarError.locationNotFound(entry.moduleId());
     }
     return send(exchange, routes, module, target(location));
@@ -165,8 +163,8 @@ public class EgressHandler {
         exchange.moduleAnsweredNanos = System.nanoTime();
         return RequestForwarder.relay(request, answer);
       })
-      .onComplete(result -> timer(module, result.succeeded() ? "ok" : "error")
-        .record(System.nanoTime() - started, TimeUnit.NANOSECONDS));
+      .onComplete(result -> metrics.record(module, result, request.response().getStatusCode(),
+        System.nanoTime() - started));
   }
 
   private Future<HttpClientResponse> send(boolean gatewayBound, HttpServerRequest request, Target target,
@@ -215,12 +213,6 @@ public class EgressHandler {
         new JsonArray(routes.modulePermissionsFor(exchange.entry.permissionsDesired())).encode());
     }
     return headers;
-  }
-
-  private Timer timer(String module, String outcome) {
-    return timers.computeIfAbsent(module + '#' + outcome, key -> Timer.builder("sidecar.egress.requests")
-      .description("egress calls per target module").tag("module", module).tag("outcome", outcome)
-      .register(registry));
   }
 
   static boolean isReplayable(HttpServerRequest request) {

@@ -82,6 +82,14 @@ public class EventConsumer {
     this.tokens = tokens;
     this.registry = registry;
     registry.gauge("sidecar.events.assigned.partitions", assignedPartitions);
+    if (clients.bootstrapServers() != null) {
+      // at zero from start-up: an alert on malformed events must see the series before the first one
+      for (var kind : List.of("discovery", "entitlement", "logout")) {
+        for (var outcome : List.of("applied", "ignored", "malformed")) {
+          counter(kind, outcome);
+        }
+      }
+    }
   }
 
   void start(@Observes StartupEvent event) {
@@ -238,7 +246,11 @@ public class EventConsumer {
 
   private void count(String topic, String outcome) {
     var kind = topic.endsWith(".logout") ? "logout" : topic.substring(topic.lastIndexOf('.') + 1);
-    Counter.builder("sidecar.events").tag("kind", kind).tag("outcome", outcome).register(registry).increment();
+    counter(kind, outcome).increment();
+  }
+
+  private Counter counter(String kind, String outcome) {
+    return Counter.builder("sidecar.events").tag("kind", kind).tag("outcome", outcome).register(registry);
   }
 
   private static void pause() {

@@ -29,8 +29,10 @@ public class AccessLog {
   private final AccessLogWriter writer;
   private final @Nullable AccessLineFormat format;
   private final Clock clock;
+  private final RequestMetrics metrics;
 
-  AccessLog(SidecarConfig config, AccessLogWriter writer, Clock clock) {
+  AccessLog(SidecarConfig config, AccessLogWriter writer, Clock clock, RequestMetrics metrics) {
+    this.metrics = metrics;
     this.enabled = config.accessLogEnabled();
     this.writer = writer;
     this.clock = clock;
@@ -39,10 +41,11 @@ public class AccessLog {
   }
 
   public void record(Exchange exchange, int status) {
+    long now = System.nanoTime();
+    metrics.record(exchange, status, now);
     if (!enabled || !AccessLogWriter.TRANSACTION.isInfoEnabled()) {
       return;
     }
-    long now = System.nanoTime();
     if (format != null) {
       writer.write(format.render(name -> field(name, exchange, status, now), Instant.now(clock)));
       return;

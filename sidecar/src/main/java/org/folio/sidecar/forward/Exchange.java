@@ -21,6 +21,8 @@ public final class Exchange {
   public final String path;
   /** The raw path normalizes to another endpoint than it reads as: refused before routing. */
   public final boolean pathRefused;
+  /** Which way the request went, for metrics; set by the router once it has found the route. */
+  public Direction direction = Direction.UNROUTED;
   public String requestId;
   public String tenant;
   public @Nullable String userId;
@@ -49,6 +51,17 @@ public final class Exchange {
       headers.set(OkapiHeaders.TENANT, tenant);
     }
     return headers;
+  }
+
+  /** Ingress to the own module, egress to another module or the gateway, or answered before either. */
+  public enum Direction {
+    INGRESS, EGRESS, UNROUTED;
+
+    private final String label = name().toLowerCase(java.util.Locale.ROOT);
+
+    public String label() {
+      return label;
+    }
   }
 
   // requestId, tenant and entry are set by the dispatcher before any handler reads them

@@ -11,6 +11,7 @@ import jakarta.enterprise.event.Observes;
 import jakarta.inject.Named;
 import jakarta.inject.Singleton;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
@@ -62,12 +63,18 @@ public class DependencyProbe {
     this.kafkaNodes = kafkaClients.bootstrapServers();
     this.timeoutMillis = keycloak.requestTimeout().toMillis();
     this.registry = registry;
-    this.gauges = List.of(
+    var gauges = new ArrayList<>(List.of(
       Gauge.builder("sidecar.dependency.up", this, probe -> probe.keycloakUp ? 1 : 0)
         .tags(Tags.of("dependency", "keycloak")).description("1 while the dependency answers its probe")
         .register(registry),
       Gauge.builder("sidecar.dependency.up", this, probe -> probe.moduleUp ? 1 : 0)
-        .tags(Tags.of("dependency", "module")).register(registry));
+        .tags(Tags.of("dependency", "module")).register(registry)));
+    if (kafkaNodes != null) {
+      // only when KAFKA_HOST is set, so an alert on an idle consumer can tell "not consuming" from "not asked to"
+      gauges.add(Gauge.builder("sidecar.dependency.up", this, probe -> probe.kafkaUp ? 1 : 0)
+        .tags(Tags.of("dependency", "kafka")).register(registry));
+    }
+    this.gauges = List.copyOf(gauges);
   }
 
   void start(@Observes StartupEvent event) {

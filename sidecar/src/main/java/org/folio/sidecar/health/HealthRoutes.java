@@ -1,5 +1,7 @@
 package org.folio.sidecar.health;
 
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.RoutingContext;
@@ -35,10 +37,16 @@ public class HealthRoutes {
   private final EventConsumer events;
   private final HealthConfig config;
   private final Drain drain;
+  private final Counter becameReady;
+  private final Counter becameUnready;
+  // what the previous readiness answer said; starts unready, as the pod does
+  private volatile boolean wasReady;
 
   HealthRoutes(DependencyProbe probe, RoutingTableProvider routes, TenantEntitlements entitlements,
-    EventConsumer events, HealthConfig config, Drain drain) {
+    EventConsumer events, HealthConfig config, Drain drain, MeterRegistry registry) {
     this.drain = drain;
+    this.becameReady = transitions(registry, "ready");
+    this.becameUnready = transitions(registry, "unready");
     this.probe = probe;
     this.routes = routes;
     this.entitlements = entitlements;
@@ -86,7 +94,17 @@ public class HealthRoutes {
     up &= !drain.draining();
     checks.add(new JsonObject().put("name", KEYCLOAK_CHECK).put("status", "UP")
       .put("data", new JsonObject().put("reachable", probe.keycloakUp())));
+    if (up != wasReady) {
+      wasReady = up;
+      (up ? becameReady : becameUnready).increment();
+    }
     respond(context, up, checks);
+  }
+
+  /** Counted as the readiness probe sees them: a pod that keeps leaving its Service shows here. */
+  private static Counter transitions(MeterRegistry registry, String to) {
+    return Counter.builder("sidecar.readiness.transitions").description("readiness answers that changed the status")
+      .tag("to", to).register(registry);
   }
 
   private static boolean check(JsonArray checks, String name, boolean up, @Nullable JsonObject data) {

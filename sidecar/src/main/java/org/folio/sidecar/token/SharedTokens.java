@@ -122,11 +122,19 @@ final class SharedTokens {
 
   private Future<SharedToken> acquire(String tenant, String kind) {
     long requestedAt = ticker.read();
-    return obtain.apply(tenant).map(body -> {
+    // both outcomes registered together: a tenant whose token can never be had shows as failures, not silence
+    var succeeded = requests(tenant, kind, "ok");
+    var failed = requests(tenant, kind, "error");
+    return obtain.apply(tenant).onFailure(error -> failed.increment()).map(body -> {
       long lifetime = Duration.ofSeconds(body.getLong("expires_in", 60L)).toNanos();
-      Counter.builder(meterPrefix + ".requests").tag("tenant", tenant).tag("kind", kind).register(registry).increment();
+      succeeded.increment();
       return new SharedToken(body.getString("access_token"), requestedAt, policy.refreshAtNanos(requestedAt, lifetime),
         policy.usableNanos(lifetime) - (ticker.read() - requestedAt), new AtomicBoolean());
     });
+  }
+
+  private Counter requests(String tenant, String kind, String outcome) {
+    return Counter.builder(meterPrefix + ".requests").description("token acquisitions from Keycloak, by outcome")
+      .tag("tenant", tenant).tag("kind", kind).tag("outcome", outcome).register(registry);
   }
 }

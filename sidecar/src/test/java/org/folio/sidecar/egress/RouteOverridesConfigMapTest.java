@@ -16,7 +16,8 @@ class RouteOverridesConfigMapTest {
   @Test
   @SuppressWarnings("unchecked")
   void dbHeavyModulesGoToTheirDeploymentAndOthersToDiscovery() {
-    var data = (Map<String, String>) Manifests.base("configmap-route-overrides.yaml").get("data");
+    var data = (Map<String, String>) Manifests.documents(Manifests.ROOT
+      .resolve("components/route-overrides/configmap-route-overrides.yaml")).get(0).get("data");
     var parsed = RouteOverrides.parseFile(data.get("route-overrides.json"), "route-overrides.json");
     var overrides = new RouteOverridesView(parsed);
 

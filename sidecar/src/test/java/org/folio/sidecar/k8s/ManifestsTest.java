@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.smallrye.config.ConfigMapping;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.lang.reflect.Method;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -21,8 +22,11 @@ import org.folio.sidecar.config.SidecarConfig;
 import org.folio.sidecar.config.TenantConfig;
 import org.folio.sidecar.config.TokenConfig;
 import org.folio.sidecar.config.UsersConfig;
+import org.folio.sidecar.support.Kustomize;
 import org.folio.sidecar.support.Manifests;
 import org.junit.jupiter.api.Test;
+import org.yaml.snakeyaml.DumperOptions;
+import org.yaml.snakeyaml.Yaml;
 
 /** The manifests operators deploy: they parse, and every variable they give the sidecar is one it reads. */
 class ManifestsTest {
@@ -31,6 +35,12 @@ class ManifestsTest {
     SidecarConfig.class, AuthzCacheConfig.class, EgressConfig.class, TokenConfig.class, TenantConfig.class,
     EventsConfig.class, UsersConfig.class);
   private static final List<String> READ_BY_PREFIX = List.of("SECRET_STORE_EPHEMERAL_CONTENT_", "QUARKUS_");
+  private static final Set<Object> KUSTOMIZE_KINDS = Set.of("Kustomization", "Component");
+  private static final Path OVERLAY = Manifests.ROOT.resolve("overlays/mod-inventory");
+  private static final Path ROUTE_OVERRIDES = Manifests.ROOT.resolve("components/route-overrides");
+  // the restricted Pod Security Standard's volume types
+  private static final Set<String> RESTRICTED_VOLUMES = Set.of("configMap", "csi", "downwardAPI", "emptyDir",
+    "ephemeral", "persistentVolumeClaim", "projected", "secret");
 
   @Test
   void everyManifestParsesAsKubernetesObjects() {
@@ -38,7 +48,7 @@ class ManifestsTest {
     for (var file : Manifests.files()) {
       for (var document : Manifests.documents(file)) {
         assertThat(document).as(file.toString()).containsKeys("apiVersion", "kind");
-        if (!"Kustomization".equals(document.get("kind"))) {
+        if (!KUSTOMIZE_KINDS.contains(document.get("kind"))) {
           assertThat(document.get("metadata")).as(file + " metadata").isInstanceOf(Map.class);
         }
       }
@@ -54,10 +64,10 @@ class ManifestsTest {
   void kustomizationsNameOnlyFilesThatExist() {
     for (var file : Manifests.files()) {
       var document = Manifests.documents(file).get(0);
-      if (!"Kustomization".equals(document.get("kind"))) {
+      if (!KUSTOMIZE_KINDS.contains(document.get("kind"))) {
         continue;
       }
-      for (var key : List.of("resources", "patches")) {
+      for (var key : List.of("resources", "patches", "components")) {
         for (var item : (List<Object>) document.getOrDefault(key, List.of())) {
           var relative = item instanceof Map<?, ?> patch ? (String) patch.get("path") : (String) item;
           assertThat(file.getParent().resolve(relative)).as(file + " → " + relative).exists();
@@ -71,15 +81,14 @@ class ManifestsTest {
   void everyVariableGivenToTheSidecarIsOneItReads() throws IOException {
     var known = knownVariables();
     var given = new HashSet<String>();
-    ((Map<String, Object>) Manifests.base("configmap-sidecar.yaml").get("data")).keySet().forEach(given::add);
-    ((Map<String, Object>) Manifests.base("secret-sidecar.yaml").get("stringData")).keySet().forEach(given::add);
-    ((List<Map<String, Object>>) Manifests.sidecarContainer().get("env"))
+    // the overlay with every opt-in component: all a sidecar can be given
+    var rendered = Kustomize.build(withRouteOverrides());
+    ((Map<String, Object>) only(rendered, "ConfigMap", "folio-module-sidecar").get("data")).keySet()
+      .forEach(given::add);
+    ((Map<String, Object>) only(rendered, "Secret", "folio-module-sidecar").get("stringData")).keySet()
+      .forEach(given::add);
+    ((List<Map<String, Object>>) container(rendered, "sidecar").get("env"))
       .forEach(env -> given.add((String) env.get("name")));
-    var overlay = Manifests.documents(Manifests.ROOT.resolve("overlays/mod-inventory/kustomization.yaml")).get(0);
-    for (var generator : (List<Map<String, Object>>) overlay.get("configMapGenerator")) {
-      ((List<String>) generator.get("literals"))
-        .forEach(literal -> given.add(literal.substring(0, literal.indexOf('='))));
-    }
 
     assertThat(given).hasSizeGreaterThan(15);
     assertThat(given).allSatisfy(variable -> assertThat(known.contains(variable)
@@ -125,13 +134,155 @@ class ManifestsTest {
 
     var pod = (Map<String, Object>) ((Map<String, Object>) ((Map<String, Object>) Manifests.base("deployment.yaml")
       .get("spec")).get("template")).get("spec");
-    assertThat((Map<String, Object>) pod.get("securityContext")).containsEntry("runAsNonRoot", true);
+    // per container: a pod-level runAsNonRoot would bind the module, whose image names its user
+    assertThat(pod).doesNotContainKey("securityContext");
     // the read-only root file system leaves /tmp writable through an emptyDir
     var mounts = (List<Map<String, Object>>) sidecar.get("volumeMounts");
     var tmp = mounts.stream().filter(mount -> "/tmp".equals(mount.get("mountPath"))).findFirst().orElseThrow();
     var volumes = (List<Map<String, Object>>) pod.get("volumes");
     assertThat(volumes)
       .anyMatch(volume -> tmp.get("name").equals(volume.get("name")) && volume.containsKey("emptyDir"));
+  }
+
+  @Test
+  @SuppressWarnings("unchecked")
+  void bothContainersMeetTheRestrictedPodSecurityStandard() {
+    var deployment = only(Kustomize.build(OVERLAY), "Deployment", "folio-module");
+    var pod = Kustomize.podSpec(deployment);
+    var podContext = (Map<String, Object>) pod.getOrDefault("securityContext", Map.of());
+    var containers = (List<Map<String, Object>>) pod.get("containers");
+
+    assertThat(containers).extracting(container -> container.get("name")).containsExactly("module", "sidecar");
+    for (var key : List.of("hostNetwork", "hostPID", "hostIPC")) {
+      assertThat(pod.get(key)).as(key).isNotEqualTo(true);
+    }
+    for (var volume : (List<Map<String, Object>>) pod.getOrDefault("volumes", List.of())) {
+      assertThat(volume.keySet()).as("volume " + volume.get("name")).anyMatch(RESTRICTED_VOLUMES::contains);
+    }
+    for (var container : containers) {
+      var name = "container " + container.get("name");
+      var context = (Map<String, Object>) container.get("securityContext");
+      assertThat(context).as(name).containsEntry("allowPrivilegeEscalation", false);
+      assertThat(context.get("privileged")).as(name).isNotEqualTo(true);
+      var capabilities = (Map<String, Object>) context.get("capabilities");
+      assertThat((List<String>) capabilities.get("drop")).as(name).contains("ALL");
+      assertThat((List<String>) capabilities.getOrDefault("add", List.of())).as(name)
+        .isSubsetOf("NET_BIND_SERVICE");
+      assertThat(context.getOrDefault("runAsNonRoot", podContext.get("runAsNonRoot"))).as(name).isEqualTo(true);
+      // a named USER in the image cannot be checked by the kubelet: runAsNonRoot needs a numeric, non-zero uid
+      assertThat(context.get("runAsUser")).as(name).isInstanceOf(Integer.class).isNotEqualTo(0);
+      var seccomp = (Map<String, Object>) context.getOrDefault("seccompProfile", podContext.get("seccompProfile"));
+      assertThat(seccomp.get("type")).as(name).isIn("RuntimeDefault", "Localhost");
+      for (var port : (List<Map<String, Object>>) container.getOrDefault("ports", List.of())) {
+        assertThat(port).as(name + " hostPort").doesNotContainKey("hostPort");
+      }
+    }
+  }
+
+  @Test
+  @SuppressWarnings("unchecked")
+  void aChangedVariableRenamesTheConfigMapSoThePodsRoll() throws IOException {
+    var rendered = Kustomize.build(OVERLAY);
+    var configMap = only(rendered, "ConfigMap", "folio-module-sidecar");
+    var name = Kustomize.name(configMap);
+    var envFrom = (List<Map<String, Object>>) container(rendered, "sidecar").get("envFrom");
+
+    assertThat(name).matches("folio-module-sidecar-mod-inventory-[a-z0-9]{10}");
+    assertThat(envFrom).anySatisfy(source -> assertThat(source.get("configMapRef")).isEqualTo(Map.of("name", name)));
+    assertThat((Map<String, Object>) configMap.get("data")).containsEntry("MODULE_NAME", "mod-inventory");
+
+    var changed = Files.createTempDirectory("overlay");
+    Files.writeString(changed.resolve("kustomization.yaml"), "resources: [" + OVERLAY.toAbsolutePath() + "]\n"
+      + "configMapGenerator:\n  - name: folio-module-sidecar\n    behavior: merge\n"
+      + "    literals: [SC_LOG_LEVEL=DEBUG]\n");
+    assertThat(Kustomize.name(only(Kustomize.build(changed), "ConfigMap", "folio-module-sidecar"))).isNotEqualTo(name)
+      .startsWith("folio-module-sidecar-mod-inventory-");
+  }
+
+  @Test
+  @SuppressWarnings("unchecked")
+  void routeOverridesAreAnOptInComponent() throws IOException {
+    assertThat(Kustomize.build(OVERLAY)).noneMatch(object -> Kustomize.name(object).startsWith("folio-route"));
+
+    var rendered = Kustomize.build(withRouteOverrides());
+    var configMap = only(rendered, "ConfigMap", "folio-route-overrides");
+    var pod = Kustomize.podSpec(only(rendered, "Deployment", "folio-module"));
+    var sidecar = container(rendered, "sidecar");
+
+    assertThat((List<Map<String, Object>>) pod.get("volumes")).anySatisfy(volume -> assertThat(volume.get("configMap"))
+      .isEqualTo(Map.of("name", Kustomize.name(configMap))));
+    assertThat((List<Map<String, Object>>) sidecar.get("env")).contains(
+      Map.of("name", "SIDECAR_ROUTE_OVERRIDES_FILE", "value", "/etc/sidecar/route-overrides.json"));
+    // the volumes the base has stay, the patch only adds
+    assertThat((List<Map<String, Object>>) sidecar.get("volumeMounts")).extracting(mount -> mount.get("mountPath"))
+      .contains("/tmp", "/etc/sidecar");
+  }
+
+  @Test
+  @SuppressWarnings("unchecked")
+  void theServiceNamesTheMetricsPortForAServiceMonitor() {
+    var rendered = Kustomize.build(OVERLAY);
+    var ports = (List<Map<String, Object>>) ((Map<String, Object>) only(rendered, "Service", "folio-module")
+      .get("spec")).get("ports");
+    var management = ((List<Map<String, Object>>) container(rendered, "sidecar").get("ports")).stream()
+      .filter(port -> "management".equals(port.get("name"))).findFirst().orElseThrow();
+
+    assertThat(ports).anySatisfy(port -> {
+      assertThat(port.get("name")).isEqualTo("metrics");
+      assertThat(port.get("targetPort")).isEqualTo("management");
+      assertThat(port.get("port")).isEqualTo(management.get("containerPort"));
+    });
+    var monitor = Manifests.documents(Manifests.ROOT.resolve("monitoring/servicemonitor.yaml")).get(0);
+    assertThat(monitor.toString()).contains("port=metrics", "path=/q/metrics");
+  }
+
+  @Test
+  @SuppressWarnings("unchecked")
+  void thePrometheusRuleCarriesTheRulesFileUnchanged() {
+    var rules = Manifests.documents(Path.of("../ops/prometheus/sidecar-rules.yaml")).get(0);
+    var resource = Manifests.documents(Manifests.ROOT.resolve("monitoring/prometheusrule.yaml")).get(0);
+
+    assertThat(resource.get("kind")).isEqualTo("PrometheusRule");
+    assertThat(((Map<String, Object>) resource.get("spec")).get("groups")).isEqualTo(rules.get("groups"));
+  }
+
+  /** ops/pod-smoke.sh starts the overlay as podman reads it: this render, kept where the build's output goes. */
+  @Test
+  void theRenderedOverlayIsWrittenForThePodSmoke() throws IOException {
+    var rendered = Kustomize.build(OVERLAY);
+    var out = Path.of("target/k8s/mod-inventory.yaml");
+    Files.createDirectories(out.getParent());
+    var options = new DumperOptions();
+    options.setDefaultFlowStyle(DumperOptions.FlowStyle.BLOCK);
+    Files.writeString(out, new Yaml(options).dumpAll(rendered.iterator()));
+
+    assertThat(Manifests.documents(out)).hasSize(rendered.size());
+  }
+
+  private static Path withRouteOverrides() {
+    try {
+      var dir = Files.createTempDirectory("overlay");
+      Files.writeString(dir.resolve("kustomization.yaml"), "resources: [" + OVERLAY.toAbsolutePath() + "]\n"
+        + "components: [" + ROUTE_OVERRIDES.toAbsolutePath() + "]\n");
+      return dir;
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** The one object of {@code kind} whose name starts with {@code name} (suffixes follow it). */
+  private static Map<String, Object> only(List<Map<String, Object>> objects, String kind, String name) {
+    var found = objects.stream()
+      .filter(object -> kind.equals(Kustomize.kind(object)) && Kustomize.name(object).startsWith(name)).toList();
+    assertThat(found).as(kind + " " + name).hasSize(1);
+    return found.get(0);
+  }
+
+  @SuppressWarnings("unchecked")
+  private static Map<String, Object> container(List<Map<String, Object>> objects, String name) {
+    var pod = Kustomize.podSpec(only(objects, "Deployment", "folio-module"));
+    return ((List<Map<String, Object>>) pod.get("containers")).stream()
+      .filter(container -> name.equals(container.get("name"))).findFirst().orElseThrow();
   }
 
   /** Upstream names wired in application.properties, plus every mapping property's own environment name. */

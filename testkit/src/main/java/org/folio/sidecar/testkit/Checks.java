@@ -1,0 +1,58 @@
+package org.folio.sidecar.testkit;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * What the ops/ scripts' programs (LiveScrape, PodSmoke) verify: each check passes or is kept with why, and the
+ * closing line is "name: N passed, N failed" as CI reads it.
+ */
+final class Checks {
+
+  private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+  private final List<String> failures = new ArrayList<>();
+  private int passed;
+
+  void verify(String what, boolean ok, String detail) {
+    if (ok) {
+      passed++;
+      System.out.println("ok: " + what);
+    } else {
+      failures.add(what + (detail.isEmpty() ? "" : " (" + detail + ")"));
+    }
+  }
+
+  /** Prints the failures and the closing line; the process's exit code. */
+  int summary(String name) {
+    failures.forEach(failure -> System.out.println("FAILED: " + failure));
+    System.out.println(name + ": " + passed + " passed, " + failures.size() + " failed");
+    return failures.isEmpty() ? 0 : 1;
+  }
+
+  /** The status of a GET as a caller sends it: the tenant and, when not null, the token. */
+  int status(String url, String tenant, String token) throws IOException, InterruptedException {
+    var request = HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(10))
+      .header("x-okapi-tenant", tenant);
+    if (token != null) {
+      request.header("x-okapi-token", token);
+    }
+    return http.send(request.build(), HttpResponse.BodyHandlers.discarding()).statusCode();
+  }
+
+  /** The body of a GET, or null when it does not answer 200. */
+  String body(String url) throws InterruptedException {
+    try {
+      var response = http.send(HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(10)).build(),
+        HttpResponse.BodyHandlers.ofString());
+      return response.statusCode() == 200 ? response.body() : null;
+    } catch (IOException e) {
+      return null;
+    }
+  }
+}

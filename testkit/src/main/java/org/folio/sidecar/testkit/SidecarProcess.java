@@ -1,0 +1,100 @@
+package org.folio.sidecar.testkit;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The packaged sidecar as its own process, configured for the test platform only through upstream's environment
+ * variables, on free loopback ports: what the demo runs and what ops/ scrapes. {@code DEMO_SIDECAR_COMMAND}
+ * runs it another way (image/smoke.sh: from its container image; ops/pod-smoke.sh: as the manifests' pod) with
+ * the same environment.
+ */
+public final class SidecarProcess implements AutoCloseable {
+
+  private final Process process;
+  private final int port;
+  private final int managementPort;
+
+  private SidecarProcess(Process process, int port, int managementPort) {
+    this.process = process;
+    this.port = port;
+    this.managementPort = managementPort;
+  }
+
+  public static SidecarProcess start(TestPlatform platform) throws IOException {
+    var config = platform.sidecarConfig();
+    int port = FreePorts.next();
+    int managementPort = FreePorts.next();
+    var command = Optional.ofNullable(System.getenv("DEMO_SIDECAR_COMMAND")).filter(c -> !c.isBlank())
+      .map(c -> List.of(c.trim().split("\\s+")))
+      .orElse(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-jar",
+        "sidecar/target/quarkus-app/quarkus-run.jar"));
+    var builder = new ProcessBuilder(command).inheritIO();
+    var env = builder.environment();
+    env.put("QUARKUS_HTTP_PORT", String.valueOf(port));
+    env.put("QUARKUS_MANAGEMENT_PORT", String.valueOf(managementPort));
+    env.put("KC_URL", config.get("kc.url"));
+    env.put("MODULE_URL", config.get("module.url"));
+    env.put("MODULE_NAME", TestModule.NAME);
+    env.put("MODULE_VERSION", TestModule.VERSION);
+    env.put("MODULE_DESCRIPTOR_PATH", config.get("module.descriptor-path"));
+    env.put("SIDECAR_URL", "http://127.0.0.1:" + port);
+    env.put("TE_CLIENT_URL", config.get("tenant.entitlements-url"));
+    env.put("TM_CLIENT_URL", config.get("tenant.tenants-url"));
+    env.put("KAFKA_HOST", config.get("events.kafka-host"));
+    env.put("KAFKA_PORT", config.get("events.kafka-port"));
+    env.put("SECRET_STORE_TYPE", "EPHEMERAL");
+    env.put("SECRET_STORE_EPHEMERAL_CONTENT_FOLIO_MASTER_FOLIO_BACKEND_ADMIN_CLIENT",
+      config.get("secret-store.ephemeral.content.folio_master_folio-backend-admin-client"));
+    env.put("SECRET_STORE_EPHEMERAL_CONTENT_FOLIO_ALPHA_SIDECAR_MODULE_ACCESS_CLIENT", TestTenant.SERVICE_SECRET);
+    env.put("SECRET_STORE_EPHEMERAL_CONTENT_FOLIO_BETA_SIDECAR_MODULE_ACCESS_CLIENT", TestTenant.SERVICE_SECRET);
+    var sidecar = new SidecarProcess(builder.start(), port, managementPort);
+    Runtime.getRuntime().addShutdownHook(new Thread(sidecar.process::destroy));
+    return sidecar;
+  }
+
+  /** Where callers (and, on loopback, the module) reach it. */
+  public String baseUrl() {
+    return "http://127.0.0.1:" + port;
+  }
+
+  /** Its management interface: {@code /q/metrics}. */
+  public String managementUrl() {
+    return "http://127.0.0.1:" + managementPort;
+  }
+
+  public void awaitLive() throws InterruptedException {
+    var http = HttpClient.newHttpClient();
+    for (int i = 0; i < 120; i++) {
+      try {
+        var request = HttpRequest.newBuilder(URI.create(baseUrl() + "/admin/health/live")).build();
+        if (http.send(request, HttpResponse.BodyHandlers.discarding()).statusCode() == 200) {
+          return;
+        }
+      } catch (IOException e) {
+        // not up yet
+      }
+      Thread.sleep(500);
+    }
+    throw new IllegalStateException("sidecar did not start");
+  }
+
+  /** Returns when it has ended. */
+  public void waitFor() throws InterruptedException {
+    process.waitFor();
+  }
+
+  /** Stops it and waits for it to be gone. */
+  @Override
+  public void close() throws InterruptedException {
+    process.destroy();
+    process.waitFor(15, TimeUnit.SECONDS);
+  }
+}
