@@ -156,6 +156,10 @@ class ChartEnvironmentIT {
     var refused = send(HttpRequest.newBuilder(URI.create(sidecar.url("/uploads"))).timeout(Duration.ofSeconds(30))
       .expectContinue(true).header("x-okapi-tenant", "alpha").header("x-okapi-token", token)
       .POST(HttpRequest.BodyPublishers.ofByteArray(over)).build());
+    // the grant first, with a small body: the chart leaves Keycloak's 2-s call limit, which a busy test machine exceeds
+    await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofSeconds(1)).until(() -> send(HttpRequest
+      .newBuilder(URI.create(sidecar.url("/uploads"))).header("x-okapi-tenant", "alpha").header("x-okapi-token", token)
+      .POST(HttpRequest.BodyPublishers.ofString("{}")).build()).statusCode() == 200);
     var passed = send(HttpRequest.newBuilder(URI.create(sidecar.url("/uploads"))).timeout(Duration.ofSeconds(30))
       .header("x-okapi-tenant", "alpha").header("x-okapi-token", token)
       .POST(HttpRequest.BodyPublishers.ofByteArray(under)).build());
@@ -166,8 +170,8 @@ class ChartEnvironmentIT {
     assertThat(error.getJsonArray("errors").getJsonObject(0).getString("type")).isEqualTo("PayloadTooLargeException");
     assertThat(passed.statusCode()).as(passed.body()).isEqualTo(200);
     var received = platform.module().findAll(postRequestedFor(urlEqualTo("/uploads")));
-    assertThat(received).hasSize(1);
-    assertThat(received.get(0).getBody()).isEqualTo(under);
+    assertThat(received).filteredOn(request -> request.getBody().length > 2).hasSize(1)
+      .allSatisfy(request -> assertThat(request.getBody()).isEqualTo(under));
   }
 
   @Test
