@@ -100,7 +100,8 @@ class RequestFramingTest {
 
     assertThat(exchange.closed()).as(exchange.received()).isTrue();
     assertThat(exchange.answers()).as(exchange.received()).isZero();
-    platform.module().verify(0, anyRequestedFor(urlPathEqualTo("/_/tenant")));
+    // the head may already be on its way to the module when the chunk size fails (the body streams, it is not
+    // buffered), and then its body is cut off; what must never arrive is what followed the broken body
     platform.module().verify(0, anyRequestedFor(urlPathEqualTo("/public/info")));
   }
 
