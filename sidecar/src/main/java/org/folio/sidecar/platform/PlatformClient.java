@@ -61,7 +61,7 @@ public class PlatformClient {
 
   /** POST {@code body} to a manager as the master realm's service; any answer but 200 fails as a GET's does. */
   public Future<JsonObject> post(String service, String url, JsonObject body) {
-    return tokens.token(ServiceTokens.MASTER).compose(token -> client.postAbs(url).putHeader("x-okapi-token", token)
+    return tokens.platformToken(ServiceTokens.MASTER).compose(token -> client.postAbs(url).putHeader("x-okapi-token", token)
       .timeout(timeoutMillis).sendJsonObject(body).transform(result -> answer(service, result)));
   }
 
