@@ -61,8 +61,9 @@ public class PlatformClient {
 
   /** POST {@code body} to a manager as the master realm's service; any answer but 200 fails as a GET's does. */
   public Future<JsonObject> post(String service, String url, JsonObject body) {
-    return tokens.platformToken(ServiceTokens.MASTER).compose(token -> client.postAbs(url).putHeader("x-okapi-token", token)
-      .timeout(timeoutMillis).sendJsonObject(body).transform(result -> answer(service, result)));
+    return tokens.platformToken(ServiceTokens.MASTER)
+      .compose(token -> client.postAbs(url).putHeader("x-okapi-token", token)
+        .timeout(timeoutMillis).sendJsonObject(body).transform(result -> answer(service, result)));
   }
 
   private static Future<JsonObject> answer(String service, AsyncResult<HttpResponse<Buffer>> result) {
