@@ -18,7 +18,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.folio.sidecar.support.StandaloneSidecar;
+import org.folio.sidecar.support.PackagedSidecar;
 import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 
@@ -52,7 +52,7 @@ class ShutdownUnderLoadIT {
     });
     module.start();
     var callers = Executors.newFixedThreadPool(CALLERS);
-    try (var sidecar = StandaloneSidecar.start(module.getAddress().getPort(),
+    try (var sidecar = PackagedSidecar.standalone(module.getAddress().getPort(),
       Map.of("SIDECAR_SHUTDOWN_DELAY", "2s", "SIDECAR_SHUTDOWN_TIMEOUT", "10s"))) {
       int port = sidecar.port();
       var process = sidecar.process();

@@ -10,7 +10,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import org.folio.sidecar.support.StandaloneSidecar;
+import org.folio.sidecar.support.PackagedSidecar;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -30,7 +30,7 @@ class ShutdownAccessLinesIT {
       exchange.close();
     });
     module.start();
-    try (var sidecar = StandaloneSidecar.start(module.getAddress().getPort(), Map.of())) {
+    try (var sidecar = PackagedSidecar.standalone(module.getAddress().getPort(), Map.of())) {
       var client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
       int port = sidecar.port();
       var process = sidecar.process();

@@ -11,11 +11,13 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.folio.sidecar.testkit.FreePorts;
+import org.folio.sidecar.testkit.TestModule;
 
 /**
  * The packaged sidecar ({@code target/quarkus-app}) started as its image starts it: {@code java $JAVA_OPTS -jar},
@@ -79,6 +81,23 @@ public final class PackagedSidecar implements AutoCloseable {
     return sidecar;
   }
 
+  /**
+   * Started on its own: routing by the test module's descriptor to a module on {@code modulePort}, with no
+   * Keycloak, entitlement check or Kafka, plus {@code extra} variables.
+   */
+  public static PackagedSidecar standalone(int modulePort, Map<String, String> extra) throws Exception {
+    var descriptor = Files.createTempFile("descriptor", ".json");
+    descriptor.toFile().deleteOnExit();
+    Files.writeString(descriptor, TestModule.descriptor().encode());
+    int port = FreePorts.next();
+    var environment = new HashMap<>(Map.of("QUARKUS_HTTP_PORT", String.valueOf(port), "MODULE_NAME",
+      TestModule.NAME, "MODULE_VERSION", TestModule.VERSION, "MODULE_URL", "http://127.0.0.1:" + modulePort,
+      "SIDECAR_URL", "http://127.0.0.1:" + port, "KC_URL", "http://127.0.0.1:9", "MODULE_DESCRIPTOR_PATH",
+      descriptor.toString(), "SIDECAR_TENANT_ENTITLEMENT_CHECK", "false", "SECRET_STORE_TYPE", "EPHEMERAL"));
+    environment.putAll(extra);
+    return start(environment, port);
+  }
+
   private void awaitLive() throws Exception {
     var live = HttpRequest.newBuilder(URI.create(url("/admin/health/live"))).timeout(Duration.ofSeconds(5)).build();
     long deadline = System.nanoTime() + Duration.ofSeconds(90).toNanos();
@@ -94,6 +113,19 @@ public final class PackagedSidecar implements AutoCloseable {
       assertThat(System.nanoTime()).as("live within 90 s; output:%n%s", output()).isLessThan(deadline);
       process.waitFor(250, TimeUnit.MILLISECONDS);
     }
+  }
+
+  public int port() {
+    return port;
+  }
+
+  public Process process() {
+    return process;
+  }
+
+  /** Everything it wrote so far. */
+  public List<String> lines() throws IOException {
+    return Files.readAllLines(output);
   }
 
   public String url(String path) {
