@@ -2,7 +2,7 @@
 # The live check of the names the alert rules (ops/prometheus) and the dashboard (ops/grafana) use: the demo's
 # platform and sidecar, a real prometheus on loopback scraping its management port with the rules loaded, a
 # little traffic including a Keycloak outage, then every selector, grouping label and rule checked through
-# Prometheus' HTTP API, and no unbounded label (testkit LiveScrape). About 2 minutes once built.
+# Prometheus' HTTP API, and no unbounded label (testkit LiveScrape). About 2-5 minutes (the JVMs start on 2 shared cores), 10 at most.
 #   ops/live-scrape.sh [--screenshot docs/images/dashboard-panels.png]
 # Installs Debian's prometheus (and chromium for --screenshot) when missing; needs root for that.
 set -euo pipefail
@@ -16,4 +16,10 @@ if [ ${#need[@]} -gt 0 ]; then
   echo "[live-scrape] installing ${need[*]}"
   apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}" >/dev/null
 fi
-exec timeout 900 scripts/run-main.sh testkit org.folio.sidecar.testkit.LiveScrape "$@"
+# its own bound, the build of the sidecar and testkit included; SIGTERM reaches prometheus, Keycloak and the
+# sidecar through the JVM's shutdown hooks
+start=$SECONDS
+status=0
+timeout 600 scripts/run-main.sh testkit org.folio.sidecar.testkit.LiveScrape "$@" || status=$?
+echo "[live-scrape] exit $status after $((SECONDS - start)) s"
+exit $status

@@ -41,6 +41,8 @@ public final class LiveScrape {
 
   static final Path RULES = Path.of("ops/prometheus/sidecar-rules.yaml");
   static final Path DASHBOARD = Path.of("ops/grafana/sidecar-dashboard.json");
+  static final Path OPERATIONS = Path.of("docs/operations.md");
+  private static final Path SIDECAR_LOG = Path.of("testkit/target/live-scrape-sidecar.log");
   // a metric name of the sidecar's families, or a selector by __name__
   private static final Pattern SELECTOR = Pattern.compile(
     "(?<![\\w:])((?:sidecar|cache|jvm|process)_[A-Za-z0-9_:]*)(\\{[^}]*})?|(?<![\\w:])(\\{__name__[^}]*})");
@@ -73,7 +75,9 @@ public final class LiveScrape {
     var screenshot = args.length == 2 && "--screenshot".equals(args[0]) ? Path.of(args[1]) : null;
     var platform = TestPlatform.get();
     var dir = Files.createTempDirectory("live-scrape");
-    try (var sidecar = SidecarProcess.start(platform)) {
+    // its log (a line per request) goes to a file kept after the run
+    System.out.println("sidecar's log: " + SIDECAR_LOG);
+    try (var sidecar = SidecarProcess.start(platform, ProcessBuilder.Redirect.to(SIDECAR_LOG.toFile()))) {
       sidecar.awaitLive();
       var server = startPrometheus(dir, sidecar.managementUrl());
       try {
@@ -107,10 +111,13 @@ public final class LiveScrape {
       "  - job_name: sidecar",
       "    metrics_path: /q/metrics",
       "    static_configs: [{targets: ['" + URI.create(target).getAuthority() + "']}]", ""));
-    return new ProcessBuilder("prometheus", "--config.file=" + dir.resolve("prometheus.yml"),
+    var server = new ProcessBuilder("prometheus", "--config.file=" + dir.resolve("prometheus.yml"),
       "--storage.tsdb.path=" + dir.resolve("data"), "--storage.tsdb.retention.time=1h",
       "--web.listen-address=127.0.0.1:" + port)
       .redirectErrorStream(true).redirectOutput(dir.resolve("prometheus.log").toFile()).start();
+    // a run ended by its script's timeout (SIGTERM) leaves no prometheus behind
+    Runtime.getRuntime().addShutdownHook(new Thread(server::destroy));
+    return server;
   }
 
   private void awaitPrometheus() throws InterruptedException {
@@ -148,7 +155,8 @@ public final class LiveScrape {
       count(statuses, "beta", call(base + "/items/" + round, "beta", round >= 12 ? betaAllowed : null));
       count(statuses, "unknown-path", call(base + "/no-such-path", "alpha", allowed));
       count(statuses, "bad-token", call(base + "/items/1", "alpha", "not.a.token"));
-      count(statuses, "egress", call(base + "/users/1", "alpha", null));
+      // as the module calls another module for its caller: with the caller's token; the sidecar adds its own
+      count(statuses, "egress", call(base + "/users/1", "alpha", allowed));
       count(statuses, "egress-unknown-tenant", call(base + "/users/1", "nosecret", null));
       Thread.sleep(1_000);
     }
@@ -231,6 +239,20 @@ public final class LiveScrape {
       verify("no caller-controlled label: " + label, !CALLER_LABELS.contains(label), "");
       verify("label " + label + " is bounded", label.equals("__name__") || values.get(label).size() <= MAX_LABEL_VALUES,
         values.get(label).size() + " values");
+    }
+    checkDocumented(families.keySet());
+  }
+
+  /**
+   * docs/operations.md's metrics table names every family the scrape returned: a family's histogram or summary
+   * parts ({@code _bucket}, {@code _count}, {@code _sum}, {@code _max}) by the first of them.
+   */
+  private void checkDocumented(Set<String> families) throws IOException {
+    var doc = Files.readString(OPERATIONS);
+    var table = doc.substring(doc.indexOf("## Metrics and alerts"), doc.indexOf("**Alerts.**"));
+    for (var family : families) {
+      var base = family.replaceAll("_(bucket|count|sum|max)$", "");
+      verify("docs/operations.md's metrics table names " + family, table.contains("`" + base), "");
     }
   }
 

@@ -29,6 +29,11 @@ public final class SidecarProcess implements AutoCloseable {
   }
 
   public static SidecarProcess start(TestPlatform platform) throws IOException {
+    return start(platform, ProcessBuilder.Redirect.INHERIT);
+  }
+
+  /** As {@link #start(TestPlatform)}, its log (standard output and error) sent to {@code log}. */
+  public static SidecarProcess start(TestPlatform platform, ProcessBuilder.Redirect log) throws IOException {
     var config = platform.sidecarConfig();
     int port = FreePorts.next();
     int managementPort = FreePorts.next();
@@ -36,7 +41,8 @@ public final class SidecarProcess implements AutoCloseable {
       .map(c -> List.of(c.trim().split("\\s+")))
       .orElse(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-jar",
         "sidecar/target/quarkus-app/quarkus-run.jar"));
-    var builder = new ProcessBuilder(command).inheritIO();
+    var builder = new ProcessBuilder(command).redirectInput(ProcessBuilder.Redirect.INHERIT)
+      .redirectErrorStream(true).redirectOutput(log);
     var env = builder.environment();
     env.put("QUARKUS_HTTP_PORT", String.valueOf(port));
     env.put("QUARKUS_MANAGEMENT_PORT", String.valueOf(managementPort));
