@@ -33,13 +33,17 @@ public class EdgeGuard {
 
   private static final String DECODER = "httpDecoder";
   private static final String ACCEPT_HOOK = "sidecarEdge";
+  private static final String ENCODER = "httpEncoder";
+  private static final String OPEN_CONNECTION = "sidecarOpenConnection";
 
   private final Vertx vertx;
+  private final Drain drain;
   private final long headTimeoutNanos;
   private final long bodyTimeoutNanos;
 
-  EdgeGuard(Vertx vertx, EdgeConfig config) {
+  EdgeGuard(Vertx vertx, Drain drain, EdgeConfig config) {
     this.vertx = vertx;
+    this.drain = drain;
     this.headTimeoutNanos = config.requestHeadTimeout().toNanos();
     this.bodyTimeoutNanos = config.requestBodyTimeout().toNanos();
   }
@@ -59,6 +63,7 @@ public class EdgeGuard {
       if (listening != null && listening.pipeline().get(ACCEPT_HOOK) == null) {
         var options = (HttpServerOptions) field(HttpServerImpl.class, server, "options");
         listening.pipeline().addFirst(ACCEPT_HOOK, new AcceptHook(options == null ? new HttpServerOptions() : options));
+        drain.listening(listening);
       }
     }
   }
@@ -94,7 +99,9 @@ public class EdgeGuard {
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object message) {
       if (message instanceof Channel accepted) {
-        accepted.pipeline().addFirst(new ConnectionHook(options, false));
+        var open = new OpenConnection(accepted);
+        drain.opened(open);
+        accepted.pipeline().addFirst(new ConnectionHook(options, open, false));
       }
       ctx.fireChannelRead(message);
     }
@@ -109,10 +116,12 @@ public class EdgeGuard {
   private final class ConnectionHook extends ChannelInboundHandlerAdapter {
 
     private final HttpServerOptions options;
+    private final OpenConnection open;
     private final boolean behindSniffer;
 
-    ConnectionHook(HttpServerOptions options, boolean behindSniffer) {
+    ConnectionHook(HttpServerOptions options, OpenConnection open, boolean behindSniffer) {
       this.options = options;
+      this.open = open;
       this.behindSniffer = behindSniffer;
     }
 
@@ -122,31 +131,36 @@ public class EdgeGuard {
       if (behindSniffer) {
         return;
       }
+      open.registered();
       var pipeline = ctx.pipeline();
       var tls = pipeline.get(SslHandler.class);
       if (pipeline.get(DECODER) != null) {
-        swap(pipeline, options);
+        swap(pipeline, options, open);
       } else if (tls != null) {
         // Vert.x adds its HTTP handlers when the handshake completes; this listener runs right after its own
-        tls.handshakeFuture().addListener(done -> swap(pipeline, options));
+        tls.handshakeFuture().addListener(done -> swap(pipeline, options, open));
       } else {
-        pipeline.addLast(new ConnectionHook(options, true));
+        pipeline.addLast(new ConnectionHook(options, open, true));
       }
       pipeline.remove(this);
     }
 
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object message) {
-      swap(ctx.pipeline(), options);
+      swap(ctx.pipeline(), options, open);
       ctx.pipeline().remove(this);
       ctx.fireChannelRead(message);
     }
   }
 
-  private void swap(ChannelPipeline pipeline, HttpServerOptions options) {
+  private void swap(ChannelPipeline pipeline, HttpServerOptions options, OpenConnection open) {
     var decoder = pipeline.get(DECODER);
     if (decoder != null && !(decoder instanceof StrictRequestDecoder)) {
       pipeline.replace(DECODER, DECODER, new StrictRequestDecoder(options, headTimeoutNanos, bodyTimeoutNanos));
+      // behind the codec: it sees each decoded request head come in and each answer's end go out unencoded
+      if (pipeline.get(ENCODER) != null && pipeline.get(OPEN_CONNECTION) == null) {
+        pipeline.addAfter(ENCODER, OPEN_CONNECTION, open);
+      }
     }
   }
 }
