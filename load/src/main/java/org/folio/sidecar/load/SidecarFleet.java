@@ -30,6 +30,7 @@ final class SidecarFleet implements AutoCloseable {
   private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
 
   private final Map<String, Process> processes = new HashMap<>();
+  private final Map<String, ProcessBuilder> builders = new HashMap<>();
   private final Map<String, Integer> ports;
   private final Map<String, Integer> managementPorts = new HashMap<>();
   private final Path logDir;
@@ -78,6 +79,7 @@ final class SidecarFleet implements AutoCloseable {
         env.putAll(variantEnv);
         env.putAll(perModule.getOrDefault(module.name(), Map.of()));
         var process = builder.start();
+        fleet.builders.put(module.name(), builder);
         fleet.processes.put(module.name(), process);
         copyConsole(process, fleet.log(module.name()));
       }
@@ -102,6 +104,28 @@ final class SidecarFleet implements AutoCloseable {
         // the process is gone or the run is ending; the log has what was read
       }
     });
+  }
+
+  /** Sends the module's sidecar SIGTERM, as Kubernetes does to a pod it stops, and returns its process. */
+  Process stop(String moduleName) {
+    var process = processes.get(moduleName);
+    process.destroy();
+    return process;
+  }
+
+  boolean alive(String moduleName) {
+    return processes.get(moduleName).isAlive();
+  }
+
+  /**
+   * Starts the module's sidecar again with the same command and variables, as Kubernetes restarts a container,
+   * and waits until the fleet is ready; its console goes to a log of its own beside the first one.
+   */
+  void startAgain(String moduleName, Duration timeout) throws IOException {
+    var process = builders.get(moduleName).start();
+    processes.put(moduleName, process);
+    copyConsole(process, logDir.resolve("sidecar-" + moduleName + "-" + process.pid() + ".log"));
+    awaitReady(timeout);
   }
 
   String url(String moduleName) {

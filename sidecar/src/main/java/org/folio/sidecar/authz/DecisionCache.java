@@ -15,6 +15,7 @@ import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ForkJoinPool;
@@ -148,7 +149,14 @@ public final class DecisionCache implements AuthorizationCache {
       }
       return recheckStale(key, present, cached, request);
     }
-    return Future.fromCompletionStage(insert(key, request)).map(Cached::decision);
+    // a caller that joined another's call sees its failure through thenCompose, wrapped in a CompletionException:
+    // unwrapped, an outage stays the 503 it is instead of an internal error (found by load/run-faults.sh)
+    return Future.fromCompletionStage(insert(key, request)).map(Cached::decision).recover(DecisionCache::unwrapped);
+  }
+
+  private static <T> Future<T> unwrapped(Throwable error) {
+    var cause = error.getCause();
+    return Future.failedFuture(error instanceof CompletionException && cause != null ? cause : error);
   }
 
   /**

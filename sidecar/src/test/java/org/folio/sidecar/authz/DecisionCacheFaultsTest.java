@@ -6,6 +6,7 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.vertx.core.Future;
 import java.time.Duration;
 import org.folio.sidecar.testkit.FakeTicker;
+import org.folio.sidecar.error.SidecarError;
 import org.folio.sidecar.support.TestCacheConfig;
 import org.folio.sidecar.token.VerifiedToken;
 import org.junit.jupiter.api.Test;
@@ -104,5 +105,20 @@ class DecisionCacheFaultsTest {
     // Keycloak down: the stale grant serves both, within its staleness
     assertThat(first.result()).isEqualTo(Decision.PERMIT);
     assertThat(second.result()).isEqualTo(Decision.PERMIT);
+  }
+
+  @Test
+  void aCallerThatJoinedAFailingCallGetsTheOutageNotAnInternalError() {
+    var cache = cache(100);
+    var grant = request("u1", "s1", "/a#GET");
+    var first = cache.decide(grant);
+    var joined = cache.decide(grant);
+    assertThat(keycloak.calls).as("one Keycloak call for both").isEqualTo(1);
+    lastCall().fail();
+
+    // both answer 503 (Keycloak unreachable), found under load: the joiner's cause came wrapped and it got a 500
+    assertThat(first.cause()).isInstanceOf(SidecarError.class);
+    assertThat(joined.cause()).isInstanceOf(SidecarError.class);
+    assertThat(((SidecarError) joined.cause()).type()).isEqualTo(((SidecarError) first.cause()).type());
   }
 }

@@ -1,0 +1,401 @@
+package org.folio.sidecar.load;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.LocalDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.TimeUnit;
+import org.folio.sidecar.testkit.CountingHop;
+import org.folio.sidecar.testkit.Events;
+import org.folio.sidecar.testkit.FolioRealms;
+import org.folio.sidecar.testkit.FreePorts;
+import org.folio.sidecar.testkit.KafkaBroker;
+import org.folio.sidecar.testkit.KeycloakServer;
+import org.folio.sidecar.testkit.TcpProxy;
+import org.folio.sidecar.testkit.TestTenant;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The fault run (load/run-faults.sh): the circulation fleet of the A/B run, with a real Keycloak, an in-process
+ * Kafka broker and the secure store proxy as its secret store, under steady check-out/check-in load while one
+ * fault at a time is injected and taken away again (recovery in between). Stops by itself and writes one report.
+ */
+public final class FaultRun {
+
+  /**
+   * The size of a run. Every time constant of the fleet and of the faults is its production value times
+   * {@code timeScale}: the outages (60 s), the token lifespan, the caches' lifetimes, the secret cache's TTL, the
+   * request timeout. {@code beforeSeconds} and {@code afterSeconds} are the measured windows around each fault.
+   */
+  record Profile(String name, int tenants, int usersPerTenant, double rate, double timeScale, int warmUpSeconds,
+    int beforeSeconds, int afterSeconds) {
+
+    TimeScale scale() {
+      return new TimeScale(timeScale);
+    }
+
+    Duration scaled(Duration production) {
+      return scale().scaled(production);
+    }
+  }
+
+  static final Map<String, Profile> PROFILES = Map.of(
+    "default", new Profile("default", 8, 2, 4, 0.25, 30, 15, 30),
+    "quick", new Profile("quick", 4, 2, 3, 0.1, 30, 10, 20),
+    "tiny", new Profile("tiny", 2, 2, 3, 0.05, 20, 5, 10));
+
+  /** Production constants of the faults and of the sidecar that the run scales (the caches' come from TimeScale). */
+  static final Duration OUTAGE = Duration.ofSeconds(60);
+  static final Duration SECRET_CACHE_TTL = Duration.ofMinutes(15);
+  static final Duration SECRET_FAILURE_TTL = Duration.ofSeconds(30);
+  static final Duration REFUSED_TOKEN_MIN_AGE = Duration.ofSeconds(30);
+  /**
+   * REQUEST_TIMEOUT in every profile (production default 60 s): it bounds one call's latency, which the compressed
+   * clock does not shorten, and 10 s lets scenario d's requests give up within its windows.
+   */
+  static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(10);
+  /** The secret store's outage: 20 production minutes, longer than its cache TTL (15). */
+  static final Duration SECRET_OUTAGE = Duration.ofMinutes(20);
+
+  private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(1)).build();
+
+  private FaultRun() {
+  }
+
+  public static void main(String[] args) {
+    int exit;
+    try {
+      exit = run(List.of(args));
+    } catch (Exception e) {
+      e.printStackTrace();
+      exit = 2;
+    }
+    System.exit(exit);
+  }
+
+  /** One fault: what injects it and what takes it away. */
+  interface Fault {
+    void inject() throws Exception;
+
+    void restore() throws Exception;
+  }
+
+  /** Everything a scenario needs from the running platform. */
+  private record Platform(Profile profile, KeycloakServer keycloak, TcpProxy kafka, SidecarFleet fleet,
+    FaultRelay circulation, FaultRelay users, FaultRelay secrets, FaultLoad load, Events events) {
+  }
+
+  private static int run(List<String> args) throws Exception {
+    var profile = PROFILES.get(args.contains("--tiny") ? "tiny" : args.contains("--quick") ? "quick" : "default");
+    var only = option(args, "--only");
+    var project = Path.of("").toAbsolutePath();
+    var out = option(args, "--out").map(Path::of).orElse(project.resolve("load/results")
+      .resolve("faults-" + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss"))))
+      .toAbsolutePath();
+    var logs = Files.createDirectories(out.resolve("logs"));
+    long started = System.nanoTime();
+    log("profile %s: %d tenants x %d users, %s check-outs and check-ins per second, time scale x%s, results in %s",
+      profile.name(), profile.tenants(), profile.usersPerTenant(), profile.rate(), profile.timeScale(), out);
+
+    var keycloak = KeycloakServer.get();
+    new FolioRealms(keycloak.admin()).provisionAdminClient(AbRun.ADMIN_SECRET);
+    var realms = new LoadRealms(keycloak.admin());
+    var tenants = new ArrayList<String>();
+    var users = new ArrayList<LoadRealms.LoadUser>();
+    int lifespan = (int) profile.scale().tokenLifespan().toSeconds();
+    for (int i = 1; i <= profile.tenants(); i++) {
+      tenants.add(LoadRealms.tenantName(i));
+      users.addAll(realms.provision(LoadRealms.tenantName(i), profile.usersPerTenant(), lifespan));
+    }
+    log("Keycloak and %d realms ready after %d s", tenants.size(), elapsed(started));
+
+    var topics = new ArrayList<>(List.of("folio.discovery", "folio.entitlement"));
+    tenants.forEach(tenant -> topics.add("folio." + tenant + ".mod-login-keycloak.logout"));
+    var kafka = new TcpProxy(FreePorts.next());
+    var bootstrap = KafkaBroker.start(topics, kafka);
+    log("Kafka broker at %s", bootstrap);
+
+    var modulePorts = new HashMap<String, Integer>();
+    var sidecarPorts = new HashMap<String, Integer>();
+    var discovery = new HashMap<String, String>();
+    for (var module : CirculationModules.ALL) {
+      modulePorts.put(module.name(), FreePorts.next());
+      sidecarPorts.put(module.name(), FreePorts.next());
+      discovery.put(module.name(), "http://127.0.0.1:" + sidecarPorts.get(module.name()));
+    }
+    int managersPort = FreePorts.next();
+    var circulationName = CirculationModules.CIRCULATION.name();
+    var usersName = CirculationModules.USERS.name();
+    // the sidecars of circulation and users reach their module through a relay that can fail
+    var sidecarSees = new HashMap<>(modulePorts);
+    sidecarSees.put(circulationName, FreePorts.next());
+    sidecarSees.put(usersName, FreePorts.next());
+
+    try (var stubs = new StubModules(AbRun.STUB_SERVICE_MILLIS);
+      var tokens = new UserTokens(keycloak.admin(), users);
+      var circulation = FaultRelay.module(sidecarSees.get(circulationName), modulePorts.get(circulationName));
+      var usersRelay = FaultRelay.module(sidecarSees.get(usersName), modulePorts.get(usersName));
+      var secrets = FaultRelay.secretStore(FreePorts.next(), FaultRun::secret);
+      var events = new Events(bootstrap)) {
+      for (var module : CirculationModules.ALL) {
+        stubs.startModule(module.name(), modulePorts.get(module.name()), discovery.get(module.name()));
+      }
+      stubs.startManagers(managersPort, discovery, tenants);
+      tokens.start(FreePorts.next());
+      var platform = new SidecarFleet.Platform(keycloak.hop().url(), "http://127.0.0.1:" + managersPort, tenants,
+        AbRun.ADMIN_SECRET, TestTenant.SERVICE_SECRET);
+      var env = new LinkedHashMap<>(environment(profile));
+      env.put("KAFKA_HOST", "localhost");
+      env.put("KAFKA_PORT", String.valueOf(kafka.port()));
+      env.put("SECRET_STORE_TYPE", "FSSP");
+      env.put("SECRET_STORE_FSSP_ADDRESS", "http://127.0.0.1:" + secrets.port());
+      var command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
+      command.addAll(List.of(AbRun.SIDECAR_JVM_OPTIONS.split(" ")));
+      command.addAll(List.of("-jar", project.resolve("sidecar/target/quarkus-app/quarkus-run.jar").toString()));
+      try (var fleet = SidecarFleet.start(command, env, platform, sidecarSees, sidecarPorts, Map.of(), logs)) {
+        log("6 sidecars ready after %d s", elapsed(started));
+        var probe = logoutSession(keycloak, users.getFirst());
+        var load = new FaultLoad(REQUEST_TIMEOUT.plusSeconds(10), fleet.url(circulationName),
+          fleet.url(CirculationModules.INVENTORY_STORAGE.name()), fleet.url(usersName),
+          () -> callers(tokens), probe.caller());
+        try (load) {
+          load.start(profile.rate());
+          var p = new Platform(profile, keycloak, kafka, fleet, circulation, usersRelay, secrets, load, events);
+          // caches, connections, Keycloak and the JIT warm up before the first scenario
+          sleep(Duration.ofSeconds(profile.warmUpSeconds()));
+          var results = new ArrayList<FaultReport.Result>();
+          for (var scenario : FaultReport.SCENARIOS) {
+            if (only.isPresent() && !only.get().contains(scenario.id())) {
+              continue;
+            }
+            log("scenario %s: %s", scenario.id(), scenario.title());
+            results.add(scenario(p, scenario, probe));
+            log("scenario %s done after %d s", scenario.id(), elapsed(started));
+          }
+          load.stop();
+          // requests still in flight at a scenario's end are answered (or lost) by now
+          var outcomes = load.outcomes();
+          results.replaceAll(result -> result.with(outcomes));
+          var report = FaultReport.write(out, profile, results, Duration.ofNanos(System.nanoTime() - started));
+          System.out.println(Files.readString(report));
+          log("report: %s (%d s in all)", report, elapsed(started));
+          return args.contains("--check") ? FaultReport.check(results) : 0;
+        }
+      }
+    } finally {
+      kafka.cut();
+    }
+  }
+
+  /** The variables of every sidecar: the A/B run's scaled cache constants, and the constants the faults meet. */
+  static Map<String, String> environment(Profile profile) {
+    var env = new LinkedHashMap<>(profile.scale().sidecarEnvironment());
+    env.put("SIDECAR_SECRET_CACHE_TTL", profile.scaled(SECRET_CACHE_TTL).toMillis() + "ms");
+    env.put("SIDECAR_SECRET_FAILURE_CACHE_TTL", profile.scaled(SECRET_FAILURE_TTL).toMillis() + "ms");
+    env.put("SIDECAR_REFUSED_TOKEN_MIN_AGE", profile.scaled(REFUSED_TOKEN_MIN_AGE).toMillis() + "ms");
+    env.put("REQUEST_TIMEOUT", String.valueOf(REQUEST_TIMEOUT.toMillis()));
+    return env;
+  }
+
+  private static @Nullable String secret(String key) {
+    if (key.equals("folio_master_folio-backend-admin-client")) {
+      return AbRun.ADMIN_SECRET;
+    }
+    return key.endsWith("_sidecar-module-access-client") ? TestTenant.SERVICE_SECRET : null;
+  }
+
+  private static List<FaultLoad.Caller> callers(UserTokens tokens) {
+    var current = tokens.current();
+    var callers = new ArrayList<FaultLoad.Caller>();
+    for (int i = 0; i < current.size(); i++) {
+      var entry = current.getJsonObject(i);
+      var token = entry.getString("token");
+      callers.add(new FaultLoad.Caller(entry.getString("tenant"), entry.getString("userId"), () -> token));
+    }
+    return callers;
+  }
+
+  /** A second session of the first user, never refreshed, which scenario e logs out. */
+  private record LogoutSession(LoadRealms.LoadUser user, String accessToken, String refreshToken, String sessionId) {
+    FaultLoad.Caller caller() {
+      return new FaultLoad.Caller(user.tenant(), user.userId(), () -> accessToken);
+    }
+  }
+
+  private static LogoutSession logoutSession(KeycloakServer keycloak, LoadRealms.LoadUser user) {
+    var login = keycloak.admin().token(user.tenant(), Map.of("grant_type", "password",
+      "client_id", user.tenant() + "-login-application", "client_secret", TestTenant.LOGIN_SECRET,
+      "username", user.username(), "password", TestTenant.PASSWORD));
+    var token = login.getString("access_token");
+    var claims = new io.vertx.core.json.JsonObject(new String(Base64.getUrlDecoder().decode(token.split("\\.")[1]),
+      StandardCharsets.UTF_8));
+    return new LogoutSession(user, token, login.getString("refresh_token"), claims.getString("sid"));
+  }
+
+  /**
+   * Runs one scenario: a window of steady load, the fault for its duration, its end, and a window to recover; the
+   * platform's counters and the fleet's memory over all of it; sidecars that died unasked are counted and started
+   * again, as Kubernetes would.
+   */
+  private static FaultReport.Result scenario(Platform p, FaultReport.Scenario scenario, LogoutSession first)
+    throws Exception {
+    // scenario e's session logs in when it starts, so its token is still valid when it is logged out
+    var probe = scenario.id().equals("e") ? logoutSession(p.keycloak(), first.user()) : first;
+    var profile = p.profile();
+    var hop = p.keycloak().hop();
+    int tokensBefore = hop.count(CountingHop.Kind.TOKEN);
+    int umaBefore = hop.count(CountingHop.Kind.UMA);
+    var meter = ProcessMeter.start(p.fleet().processes());
+    var readiness = new ConcurrentLinkedQueue<long[]>();
+    var prober = Thread.ofPlatform().daemon().name("readiness").start(() -> probeReadiness(p.fleet(), readiness));
+    long start = System.nanoTime();
+    long logoutAt = Long.MAX_VALUE;
+    String deliberate = "";
+    if (scenario.id().equals("e")) {
+      p.load().probeLogout(true, probe.caller());
+    }
+    sleep(Duration.ofSeconds(profile.beforeSeconds()));
+    long faultAt = System.nanoTime();
+    var duration = profile.scaled(scenario.id().equals("g") ? SECRET_OUTAGE : OUTAGE);
+    var circulation = CirculationModules.CIRCULATION.name();
+    String extra = "";
+    switch (scenario.id()) {
+      case "a" -> {
+        hop.cut();
+        sleep(duration);
+        hop.restore();
+      }
+      case "b" -> {
+        p.kafka().cut();
+        sleep(duration);
+        p.kafka().start();
+      }
+      case "c" -> {
+        p.circulation().mode(FaultRelay.Mode.DOWN, 0);
+        sleep(duration);
+        p.circulation().mode(FaultRelay.Mode.PASS, 0);
+      }
+      case "d" -> {
+        p.circulation().mode(FaultRelay.Mode.SLOW, REQUEST_TIMEOUT.toMillis() * 3 / 2);
+        sleep(duration);
+        p.circulation().mode(FaultRelay.Mode.PASS, 0);
+      }
+      case "e" -> {
+        hop.cut();
+        sleep(duration.dividedBy(2));
+        // the user logs out at Keycloak (which still runs: only the sidecars' way to it is cut) and
+        // mod-login-keycloak publishes the event
+        int status = p.keycloak().admin().postForm("/realms/" + probe.user().tenant()
+          + "/protocol/openid-connect/logout",
+          Map.of("client_id", probe.user().tenant() + "-login-application",
+            "client_secret", TestTenant.LOGIN_SECRET, "refresh_token", probe.refreshToken()));
+        p.events().logout(probe.user().tenant(), probe.user().userId(), probe.sessionId());
+        logoutAt = System.nanoTime();
+        extra = "Keycloak's logout answered " + status;
+        sleep(duration.dividedBy(2));
+        hop.restore();
+      }
+      case "f" -> {
+        var stopped = p.fleet().stop(circulation);
+        deliberate = circulation;
+        long signalled = System.nanoTime();
+        boolean exited = stopped.waitFor(60, TimeUnit.SECONDS);
+        extra = exited
+          ? String.format(Locale.ROOT, "exited %.1f s after SIGTERM with %d", (System.nanoTime() - signalled) / 1e9,
+            stopped.exitValue())
+          : "still running 60 s after SIGTERM";
+        p.fleet().startAgain(circulation, Duration.ofSeconds(90));
+      }
+      case "g" -> {
+        p.secrets().mode(FaultRelay.Mode.UNAVAILABLE, 0);
+        sleep(duration);
+        p.secrets().mode(FaultRelay.Mode.PASS, 0);
+      }
+      case "h" -> {
+        p.users().mode(FaultRelay.Mode.UNAUTHORIZED, 0);
+        sleep(duration);
+        p.users().mode(FaultRelay.Mode.PASS, 0);
+      }
+      default -> throw new IllegalArgumentException(scenario.id());
+    }
+    long returnedAt = System.nanoTime();
+    int tokensDuringFault = hop.count(CountingHop.Kind.TOKEN) - tokensBefore;
+    sleep(Duration.ofSeconds(profile.afterSeconds()));
+    if (scenario.id().equals("e")) {
+      p.load().probeLogout(false, probe.caller());
+    }
+    long end = System.nanoTime();
+    prober.interrupt();
+    var usage = meter.stop();
+    int restarts = 0;
+    for (var module : CirculationModules.ALL) {
+      if (!p.fleet().alive(module.name())) {
+        restarts++;
+        log("the sidecar of %s died unasked; starting it again", module.name());
+        p.fleet().startAgain(module.name(), Duration.ofSeconds(90));
+      }
+    }
+    var window = new FaultReport.Window(start, faultAt, returnedAt, end, logoutAt);
+    return new FaultReport.Result(scenario, window, duration, List.of(), List.copyOf(readiness),
+      hop.count(CountingHop.Kind.TOKEN) - tokensBefore, tokensDuringFault, hop.count(CountingHop.Kind.UMA) - umaBefore,
+      restarts, deliberate, usage.peakRssBytes(), extra, profile.tenants(),
+      REQUEST_TIMEOUT.toMillis() / 1000.0, profile.scaled(REFUSED_TOKEN_MIN_AGE).toMillis() / 1000.0);
+  }
+
+  /** Every 500 ms, each sidecar's readiness: {time, 1 if every sidecar answered 200 else 0}. */
+  private static void probeReadiness(SidecarFleet fleet, ConcurrentLinkedQueue<long[]> samples) {
+    while (!Thread.currentThread().isInterrupted()) {
+      boolean all = true;
+      for (var module : CirculationModules.ALL) {
+        try {
+          var answer = HTTP.send(HttpRequest.newBuilder(URI.create(fleet.url(module.name()) + "/admin/health/ready"))
+            .timeout(Duration.ofSeconds(1)).build(), HttpResponse.BodyHandlers.discarding());
+          all &= answer.statusCode() == 200;
+        } catch (java.io.IOException e) {
+          all = false;
+        } catch (InterruptedException e) {
+          return;
+        }
+      }
+      samples.add(new long[]{System.nanoTime(), all ? 1 : 0});
+      try {
+        Thread.sleep(500);
+      } catch (InterruptedException e) {
+        return;
+      }
+    }
+  }
+
+  private static java.util.Optional<String> option(List<String> args, String name) {
+    int index = args.indexOf(name);
+    return index >= 0 && index + 1 < args.size()
+      ? java.util.Optional.of(args.get(index + 1))
+      : java.util.Optional.empty();
+  }
+
+  private static void sleep(Duration duration) throws InterruptedException {
+    Thread.sleep(duration.toMillis());
+  }
+
+  private static long elapsed(long started) {
+    return (System.nanoTime() - started) / 1_000_000_000L;
+  }
+
+  static void log(String format, Object... args) {
+    System.out.printf("[faults] " + format + "%n", args);
+  }
+}
