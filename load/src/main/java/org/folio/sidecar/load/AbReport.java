@@ -13,12 +13,15 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.ToDoubleFunction;
+import org.folio.sidecar.config.AuthzCacheConfig;
+import org.folio.sidecar.testkit.ConfigMappings;
 import org.folio.sidecar.testkit.CountingHop.Kind;
 
 /** Writes report.md of an A/B run and judges it against the targets (figures, not test asserts). */
 final class AbReport {
 
   static final List<String> TRANSACTIONS = List.of("check-out", "check-in", "import");
+  private static final AuthzCacheConfig AUTHZ_DEFAULTS = ConfigMappings.load(AuthzCacheConfig.class, Map.of());
   /** The optimized cache's allow TTL (SIDECAR_AUTHZ_CACHE_ALLOW_TTL default): a decision is asked once per TTL. */
 
   private final StringBuilder text = new StringBuilder();
@@ -29,8 +32,8 @@ final class AbReport {
   }
 
   static Path write(Path out, AbRun.Profile profile, List<AbRun.VariantResult> results,
-    AbRun.Overhead overhead, Duration wallTime, int refreshes, int refreshFailures)
-    throws IOException {
+    Map<String, AbRun.Overhead> overheads, Duration wallTime, int refreshes, int refreshFailures,
+    Optional<Path> baselineDefaults) throws IOException {
     var report = new AbReport();
     var base = results.stream().filter(r -> r.variant().equals("baseline")).toList();
     var opt = results.stream().filter(r -> r.variant().equals("optimized")).toList();
@@ -46,10 +49,22 @@ final class AbReport {
       profile.usersPerTenant(), profile.durationSeconds(), number(profile.rate()), number(profile.importRate()),
       profile.tokenLifespanSeconds(), refreshes, refreshFailures, AbRun.STUB_SERVICE_MILLIS, AbRun.SIDECAR_JVM_OPTIONS);
     report.line("");
-    report.line("- **baseline**: `%s` with `SIDECAR_AUTHZ_CACHE_MODE=legacy` (upstream v3.0.18: decisions keyed on the "
-      + "token's `exp`, 250 entries, full RPT requests, no single flight; service tokens per sidecar, at most 50 "
-      + "tenants, dropped 25 s before expiry, never renewed ahead).", base.getFirst().command());
-    report.line("- **optimized**: `%s` with the default cache.", opt.getFirst().command());
+    boolean otherBuild = !base.getFirst().command().equals(opt.getFirst().command());
+    if (otherBuild) {
+      report.line("- **baseline**: `%s`, given as `--baseline-cmd`; it reported itself as %s. Its production time "
+        + "constants: %s.", base.getFirst().command(), base.getFirst().version(),
+        baselineDefaults
+          .map(file -> "from `" + file + "` (" + describe(file) + "), the rest as this build's legacy mode")
+          .orElse("none given (`--baseline-defaults`), so this build's legacy-mode defaults were assumed"));
+    } else {
+      report.line("- **baseline**: `%s` (it reported itself as %s) with `SIDECAR_AUTHZ_CACHE_MODE=legacy`, this "
+        + "build's re-implementation of upstream v3.0.18's cache: decisions keyed on the token's `exp`, 250 entries, "
+        + "full RPT requests, no single flight; service tokens per sidecar, at most 50 tenants, dropped 25 s before "
+        + "expiry, never renewed ahead. Its time constants are legacy mode's own defaults.",
+        base.getFirst().command(), base.getFirst().version());
+    }
+    report.line("- **optimized**: `%s` (it reported itself as %s) with the default cache.", opt.getFirst().command(),
+      opt.getFirst().version());
     report.line("");
     report.line("Runs in the order %s%s. Every counter below is a delta over the workload's window; the warm-up is not "
       + "in it.", String.join(", ", results.stream().map(AbRun.VariantResult::name).toList()),
@@ -95,12 +110,16 @@ final class AbReport {
 
     report.line("## Keycloak calls by the sidecars (counted at a hop in front of Keycloak)");
     report.line("");
-    report.line(
-      "| run | UMA decisions | distinct decision keys | minimum possible | UMA/s, steady window | service tokens | realm keys | other |");
-    report.line("|---|---:|---:|---:|---:|---:|---:|---:|");
+    report
+      .line("| run | UMA decisions | distinct decision keys | minimum possible | UMA/s, steady window | UMA/s after "
+        + "the first refresh period: mean | peak over 10 s | peak / mean | service tokens | realm keys | other |");
+    report.line("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+    int warmSecond = (int) (scale.scaled(AUTHZ_DEFAULTS.refreshAfter()).toMillis() / 1000);
     for (var result : results) {
-      report.line("| %s | %d | %d | %d | %.1f | %d | %d | %d |", result.name(), result.keycloakCalls().get(Kind.UMA),
-        result.distinctDecisionKeys(), minimumUma(profile), result.steady().umaPerSecond(),
+      var rates = result.steady().ratesFrom(warmSecond);
+      report.line("| %s | %d | %d | %d | %.1f | %.1f | %.1f | %.2f | %d | %d | %d |", result.name(),
+        result.keycloakCalls().get(Kind.UMA), result.distinctDecisionKeys(), minimumUma(profile),
+        result.steady().umaPerSecond(), rates.mean(), rates.peakTenSeconds(), rates.peakTenSeconds() / rates.mean(),
         result.keycloakCalls().get(Kind.TOKEN),
         result.keycloakCalls().get(Kind.KEYS), result.keycloakCalls().get(Kind.OTHER)
           + result.keycloakCalls().get(Kind.EXCHANGE) + result.keycloakCalls().get(Kind.INTROSPECT));
@@ -113,10 +132,12 @@ final class AbReport {
         + "service token) = %d keys, each asked once per allow TTL of %s: x ceil(%d s / %s), what a cache that never "
         + "asks twice within its TTL needs. UMA/s, steady window: the rate over the last third of the seconds with "
         + "traffic (%s), when every cache has met every key it will see: what a long-running fleet costs Keycloak, "
-        + "refresh-ahead included, apart from a cold cache's one-off cost.", profile.tenants(),
+        + "refresh-ahead included, apart from a cold cache's one-off cost. After the first refresh period (from s %d, "
+        + "the optimized cache's scaled refresh-after): the mean rate to the end of the workload and the highest rate "
+        + "over any 10 consecutive seconds, what Keycloak must be sized for.", profile.tenants(),
         profile.usersPerTenant(), CirculationModules.USER_TRANSACTIONS.size(), StubModules.chainPermissions().size(),
         workloadKeys(profile), human(scale.allowTtl()), profile.durationSeconds(), human(scale.allowTtl()),
-        windows(results));
+        windows(results), warmSecond);
     report.line("");
 
     var chart = Charts.umaPerSecond(out, results);
@@ -165,8 +186,11 @@ final class AbReport {
     report.line("|---|---:|---:|---:|---:|---:|");
     for (var result : results) {
       var pauses = result.pauses();
-      report.line("| %s | %d | %.1f | %.1f | %.1f | %s |", result.name(), pauses.gcPauses(), pauses.gcMaxMillis(),
-        pauses.gcTotalMillis(), pauses.safepointMaxMillis(), millis(result.sidecarsAdded().p999()));
+      report.line(pauses.equals(JvmPauses.NONE)
+        ? "| %s | not measured | not measured | not measured | not measured | %s |".formatted(result.name(),
+          millis(result.sidecarsAdded().p999()))
+        : "| %s | %d | %.1f | %.1f | %.1f | %s |".formatted(result.name(), pauses.gcPauses(), pauses.gcMaxMillis(),
+          pauses.gcTotalMillis(), pauses.safepointMaxMillis(), millis(result.sidecarsAdded().p999())));
     }
     report.line("");
     report
@@ -248,64 +272,16 @@ final class AbReport {
       opt.stream().mapToLong(AbRun.VariantResult::discoveryHits).sum());
     report.line("");
 
-    report.line("## Hit-path overhead");
-    report.line("");
-    if (overhead.paths().isEmpty()) {
+    for (var variant : overheads.entrySet()) {
+      hitPath(report, out, profile, variant.getKey(), variant.getValue());
+    }
+    if (overheads.isEmpty()) {
+      report.line("## Hit path");
+      report.line("");
       report.line("Not measured.");
-    } else {
-      report.line("`GET /users/{id}` of one user at %s requests/s, one path at a time, %d s each, in %d rounds of "
-        + "alternating order (nginx, sidecar, direct, then direct, sidecar, nginx, ...), so each row covers %d s. The "
-        + "stub answers after %d ms; the sidecar's decision is a cache hit.", number(profile.overheadRate()),
-        profile.overheadSeconds(), profile.overheadRounds(), profile.overheadRounds() * profile.overheadSeconds(),
-        AbRun.STUB_SERVICE_MILLIS);
       report.line("");
-      report.line("| path | requests | errors | p50 ms | p75 ms | p95 ms | p99 ms | max ms |");
-      report.line("|---|---:|---:|---:|---:|---:|---:|---:|");
-      for (var name : List.of("direct", "sidecar", "nginx")) {
-        var stats = overhead.paths().get(name);
-        report.line(stats == null
-          ? "| %s | not run | | | | | | |".formatted(name)
-          : "| %s | %d | %d | %d | %d | %d | %d | %d |".formatted(name, stats.total(), stats.ko(), stats.p50(),
-            stats.p75(), stats.p95(), stats.p99(), stats.max()));
-      }
-      var added = overhead.sidecarAdded();
-      report.line("");
-      report.line("Gatling's figures hold whole milliseconds and every stall of the shared machine. What the sidecar "
-        + "itself added to these requests, from its access log (total less module time), over %d requests: p50 %s ms, "
-        + "p99 %s ms, p99.9 %s ms, max %s ms.", added.count(), millis(added.p50()), millis(added.p99()),
-        millis(added.p999()), millis(added.max()));
     }
-    report.line("");
-
-    report.line("## Hit path, closed loop");
-    report.line("");
-    if (overhead.closedLoop().isEmpty()) {
-      report.line("Not run (wrk is not installed).");
-    } else {
-      report.line("wrk with N connections, 2 threads, %d s per point, on the same machine: each answer is followed at "
-        + "once by the next request, so the figure is the path's capacity on what the load generator leaves of 2 "
-        + "cores. The same `GET /users/{id}` as above; the sidecar's decision is a cache hit.",
-        profile.closedLoopSeconds());
-      report.line("");
-      report.line(
-        "| path | connections | requests/s | p50 ms | p99 ms | failed | sidecar CPU s per 1000 requests | sidecar peak RSS MB |");
-      report.line("|---|---:|---:|---:|---:|---:|---:|---:|");
-      for (var point : overhead.closedLoop()) {
-        report.line("| %s | %d | %.0f | %.2f | %.2f | %d | %s | %s |", point.path(), point.connections(),
-          point.requestsPerSecond(), point.p50Millis(), point.p99Millis(), point.failed(),
-          Double.isNaN(point.sidecarCpuPerThousand()) ? "" : "%.3f".formatted(point.sidecarCpuPerThousand()),
-          point.sidecarRssBytes() == 0 ? "" : String.valueOf(point.sidecarRssBytes() >> 20));
-      }
-      report.line("");
-      var throughput = Charts.throughput(out, overhead.closedLoop());
-      report.line(throughput.endsWith(".png")
-        ? "![Requests per second by connections](" + throughput + ")"
-        : "Throughput chart " + throughput);
-      report.line("");
-      report.line("Legacy mode shares this sidecar's hit path, so only another build given as `--baseline-cmd` would "
-        + "give a throughput baseline; nginx is the yardstick here.");
-    }
-    report.line("");
+    report.closedLoopSideBySide(overheads);
 
     report.line("## Targets");
     report.line("");
@@ -337,7 +313,8 @@ final class AbReport {
     report.target("desired-permission lookups per 1000 user requests: optimized fewer than baseline's",
       "%.0f vs %.0f".formatted(optLookups, baseLookups), optLookups < baseLookups);
     long errors = results.stream().flatMap(r -> r.stats().values().stream()).mapToLong(GatlingRun.Stats::ko).sum()
-      + overhead.paths().values().stream().mapToLong(GatlingRun.Stats::ko).sum();
+      + overheads.values().stream().flatMap(o -> o.paths().values().stream()).mapToLong(GatlingRun.Stats::ko).sum();
+    var overhead = overheads.getOrDefault("optimized", AbRun.Overhead.NONE);
     report.target("0 errors", errors + " failed requests", errors == 0);
     var loopSidecar = point(overhead, "sidecar", 64);
     var loopNginx = point(overhead, "nginx", 64);
@@ -357,6 +334,7 @@ final class AbReport {
         "%d ms vs %d ms".formatted(sidecar.p99(), nginx.p99()),
         sidecar.p99() <= nginx.p99() * 1.5);
     }
+    report.issue28Targets(opt, overhead, warmSecond);
     report.line("");
     report
       .line("Gatling's HTML reports: `gatling-baseline/`, `gatling-optimized/`, `gatling-overhead/` beside this file "
@@ -366,6 +344,138 @@ final class AbReport {
     Files.writeString(file, report.text);
     report.index(out, profile);
     return file;
+  }
+
+  /** Issue 28's targets that this run measures (footprint and start are measured apart, docs/operations.md). */
+  private void issue28Targets(List<AbRun.VariantResult> opt, AbRun.Overhead overhead, int warmSecond) {
+    for (var stub : List.of("2-ms stub", "instant stub")) {
+      var points = stub.startsWith("2") ? overhead.closedLoop() : overhead.closedLoopInstant();
+      var s = points.stream().filter(p -> p.path().equals("sidecar") && p.connections() == 256).findFirst();
+      var n = points.stream().filter(p -> p.path().equals("nginx") && p.connections() == 256).findFirst();
+      if (s.isPresent() && n.isPresent()) {
+        target("issue 28: closed loop, 256 connections, " + stub + ": sidecar >= 0.8x nginx's requests/s",
+          "%.0f/s vs %.0f/s (%.2f)".formatted(s.get().requestsPerSecond(), n.get().requestsPerSecond(),
+            s.get().requestsPerSecond() / n.get().requestsPerSecond()),
+          s.get().requestsPerSecond() >= 0.8 * n.get().requestsPerSecond());
+        target("issue 28: closed loop, 256 connections, " + stub + ": sidecar p99 <= 1.5x nginx's",
+          "%.2f ms vs %.2f ms".formatted(s.get().p99Millis(), n.get().p99Millis()),
+          s.get().p99Millis() <= 1.5 * n.get().p99Millis());
+      }
+    }
+    var cpu = overhead.closedLoop().stream().filter(p -> p.path().equals("sidecar") && p.connections() == 64)
+      .findFirst();
+    cpu.ifPresent(point -> target("issue 28: <= 0.04 s sidecar CPU per 1000 hit-path requests (64 connections)",
+      "%.3f s".formatted(point.sidecarCpuPerThousand()), point.sidecarCpuPerThousand() <= 0.04));
+    double mean = mean(opt, r -> r.steady().ratesFrom(warmSecond).mean());
+    double peak = mean(opt, r -> r.steady().ratesFrom(warmSecond).peakTenSeconds());
+    if (!Double.isNaN(mean)) {
+      target("issue 28: after the first refresh period, optimized peak 10-s UMA rate <= 2x its mean",
+        "%.1f/s vs %.1f/s".formatted(peak, mean), peak <= 2 * mean);
+    }
+  }
+
+  /** One variant's hit path: the open loop against nginx and the stub, then the closed loop on both stubs. */
+  private static void hitPath(AbReport report, Path out, AbRun.Profile profile, String variant,
+    AbRun.Overhead overhead) {
+    report.line("## Hit path: %s", variant);
+    report.line("");
+    if (overhead.paths().isEmpty()) {
+      report.line("Open loop not measured.");
+    } else {
+      report.line("`GET /users/{id}` of one user at %s requests/s, one path at a time, %d s each, in %d rounds of "
+        + "alternating order, so each row covers %d s; measured after the first %s run with its sidecars still warm. "
+        + "The stub answers after %d ms; the sidecar's decision is a cache hit.", number(profile.overheadRate()),
+        profile.overheadSeconds(), profile.overheadRounds(), profile.overheadRounds() * profile.overheadSeconds(),
+        variant, AbRun.STUB_SERVICE_MILLIS);
+      report.line("");
+      report.line("| path | requests | errors | p50 ms | p75 ms | p95 ms | p99 ms | max ms |");
+      report.line("|---|---:|---:|---:|---:|---:|---:|---:|");
+      for (var name : List.of("direct", "sidecar", "nginx")) {
+        var stats = overhead.paths().get(name);
+        report.line(stats == null
+          ? "| %s | not run | | | | | | |".formatted(name)
+          : "| %s | %d | %d | %d | %d | %d | %d | %d |".formatted(name, stats.total(), stats.ko(), stats.p50(),
+            stats.p75(), stats.p95(), stats.p99(), stats.max()));
+      }
+      var added = overhead.sidecarAdded();
+      report.line("");
+      report.line(added.count() == 0
+        ? "What the sidecar itself added: not measured (its access log is not in the compact format)."
+        : "What the sidecar itself added to these requests, from its access log (total less module time), over %d "
+          + "requests: p50 %s ms, p99 %s ms, p99.9 %s ms, max %s ms.".formatted(added.count(), millis(added.p50()),
+            millis(added.p99()), millis(added.p999()), millis(added.max())));
+    }
+    report.line("");
+    for (var stub : List.of("2-ms stub", "instant stub")) {
+      var points = stub.startsWith("2") ? overhead.closedLoop() : overhead.closedLoopInstant();
+      report.line("### Closed loop, %s (%s)", stub, variant);
+      report.line("");
+      if (points.isEmpty()) {
+        report.line("Not measured (wrk is not installed).");
+        report.line("");
+        continue;
+      }
+      report.line("wrk with N connections, 2 threads, %d s per point, on the same machine: each answer is followed "
+        + "at once by the next request. %s", profile.closedLoopSeconds(),
+        stub.startsWith("2")
+          ? "The stub answers after 2 ms."
+          : "The stub answers at once: the figure is the CPU-bound capacity of each path.");
+      report.line("");
+      report.line(
+        "| path | connections | requests/s | p50 ms | p99 ms | failed | sidecar CPU s per 1000 requests | sidecar peak RSS MB |");
+      report.line("|---|---:|---:|---:|---:|---:|---:|---:|");
+      for (var point : points) {
+        report.line("| %s | %d | %.0f | %.2f | %.2f | %d | %s | %s |", point.path(), point.connections(),
+          point.requestsPerSecond(), point.p50Millis(), point.p99Millis(), point.failed(),
+          Double.isNaN(point.sidecarCpuPerThousand()) ? "" : "%.3f".formatted(point.sidecarCpuPerThousand()),
+          point.sidecarRssBytes() == 0 ? "" : String.valueOf(point.sidecarRssBytes() >> 20));
+      }
+      report.line("");
+      var chart = Charts.throughput(out, points, stub + ", " + variant,
+        "closed-loop-" + variant + (stub.startsWith("2") ? "" : "-instant") + ".png");
+      report.line(chart.endsWith(".png") ? "![Requests per second by connections](" + chart + ")" : "Chart " + chart);
+      report.line("");
+    }
+  }
+
+  /** The sidecar of each variant in the closed loop, side by side: requests/s and CPU per request. */
+  private void closedLoopSideBySide(Map<String, AbRun.Overhead> overheads) {
+    if (overheads.size() < 2) {
+      return;
+    }
+    line("## Closed loop, the variants' sidecars side by side");
+    line("");
+    line("| stub | connections | %s |", String.join(" | ", overheads.keySet().stream()
+      .map(variant -> variant + " requests/s | " + variant + " CPU s per 1000").toList()));
+    line("|---|---:|%s", "---:|---:|".repeat(overheads.size()));
+    for (var stub : List.of("2 ms", "instant")) {
+      for (var connections : ClosedLoop.CONNECTIONS) {
+        var cells = new ArrayList<String>();
+        for (var overhead : overheads.values()) {
+          var points = stub.equals("2 ms") ? overhead.closedLoop() : overhead.closedLoopInstant();
+          var point = points.stream().filter(p -> p.path().equals("sidecar") && p.connections() == connections)
+            .findFirst();
+          cells.add(point.map(p -> "%.0f | %.3f".formatted(p.requestsPerSecond(), p.sidecarCpuPerThousand()))
+            .orElse("not measured | not measured"));
+        }
+        line("| %s | %d | %s |", stub, connections, String.join(" | ", cells));
+      }
+    }
+    line("");
+  }
+
+  /** The variables a baseline's defaults file sets, as written there. */
+  private static String describe(Path file) {
+    try {
+      var properties = new java.util.Properties();
+      try (var in = Files.newBufferedReader(file)) {
+        properties.load(in);
+      }
+      return String.join(", ", properties.stringPropertyNames().stream().sorted()
+        .map(name -> "`" + name + "=" + properties.getProperty(name).trim() + "`").toList());
+    } catch (IOException e) {
+      return "unreadable: " + e.getMessage();
+    }
   }
 
   /** CI's smoke check: both variants have every transaction, with requests and without errors. */

@@ -58,17 +58,21 @@ public final class AbRun {
     }
   }
 
-  /** The hit-path overhead: Gatling's figures per path, and what the sidecar's access log says it added. */
+  /**
+   * One variant's hit-path overhead: Gatling's figures per path, what the sidecar's access log says it added, and
+   * the closed loop on the 2-ms stub and on a stub that answers at once (the CPU-bound capacity).
+   */
   record Overhead(Map<String, GatlingRun.Stats> paths, AddedTime.Percentiles sidecarAdded,
-    List<ClosedLoop.Point> closedLoop) {
-    static final Overhead NONE = new Overhead(Map.of(), AddedTime.Percentiles.NONE, List.of());
+    List<ClosedLoop.Point> closedLoop, List<ClosedLoop.Point> closedLoopInstant) {
+    static final Overhead NONE = new Overhead(Map.of(), AddedTime.Percentiles.NONE, List.of(), List.of());
   }
 
   /**
    * One fleet's run of the workload. Every counter is a delta over the workload's window (warm-up excluded).
    * {@code name} tells the run ("baseline, run 2"); {@code variant} is "baseline" or "optimized".
    */
-  record VariantResult(String variant, String name, String command, Map<String, GatlingRun.Stats> stats,
+  record VariantResult(String variant, String name, String command, String version,
+    Map<String, GatlingRun.Stats> stats,
     Map<CountingHop.Kind, Integer> keycloakCalls, int distinctDecisionKeys, long[] cacheHitsMisses,
     SteadyState.Window steady, ProcessMeter.Usage sidecars, ProcessMeter.Usage keycloak,
     long discoveryHits, long permissionLookups, AddedTime.Percentiles sidecarsAdded, JvmPauses pauses) {
@@ -115,6 +119,11 @@ public final class AbRun {
       throw new IllegalArgumentException("--runs must be 2 (baseline, optimized) or 4 (A B B A), got " + runs);
     }
     var baselineCommand = option(args, "--baseline-cmd").map(command -> List.of(command.trim().split("\\s+")));
+    // another build's production defaults, scaled like legacy mode's (which come from its own mapping)
+    var baselineDefaults = option(args, "--baseline-defaults").map(Path::of);
+    if (baselineDefaults.isPresent() && baselineCommand.isEmpty()) {
+      throw new IllegalArgumentException("--baseline-defaults belongs to a --baseline-cmd");
+    }
     var project = Path.of("").toAbsolutePath();
     var out = option(args, "--out").map(Path::of).orElse(project.resolve("load/results")
       .resolve(LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")))).toAbsolutePath();
@@ -180,7 +189,7 @@ public final class AbRun {
       }).orElse(Map.of());
 
       var results = new ArrayList<VariantResult>();
-      var overhead = Overhead.NONE;
+      var overheads = new LinkedHashMap<String, Overhead>();
       // A B B A: neither variant always meets the warmer (or the more tired) Keycloak
       var order = runs == 2
         ? List.of("baseline", "optimized")
@@ -197,7 +206,9 @@ public final class AbRun {
         ownBuild.add(JvmPauses.jvmOption(logs));
         ownBuild.addAll(List.of("-jar", project.resolve("sidecar/target/quarkus-app/quarkus-run.jar").toString()));
         var command = baseline ? baselineCommand.orElse(ownBuild) : ownBuild;
-        var env = new HashMap<>(profile.scale().sidecarEnvironment());
+        var env = new HashMap<>(baseline && baselineDefaults.isPresent()
+          ? profile.scale().sidecarEnvironment(baselineDefaults.get())
+          : profile.scale().sidecarEnvironment());
         env.put("SIDECAR_AUTHZ_CACHE_MODE", baseline ? "legacy" : "optimized");
         env.putAll(kafka);
         log("%s: starting 6 sidecars (%s)", variant, String.join(" ", command));
@@ -231,26 +242,30 @@ public final class AbRun {
           for (var kind : CountingHop.Kind.values()) {
             calls.put(kind, keycloak.hop().count(kind));
           }
-          results.add(new VariantResult(variant, runName, String.join(" ", command), stats, calls,
+          results.add(new VariantResult(variant, runName, String.join(" ", command), fleet.reportedVersion(), stats,
+            calls,
             keycloak.hop().distinctDecisionKeys(), cacheDelta, steadyWindow, sidecarUsage, keycloakUsage,
             stubs.discoveryHits() - trapBefore, stubs.permissionLookups() - lookupsBefore, added.read(""),
             JvmPauses.read(logs)));
           log("%s: done after %d s", runName, elapsed(started));
-          if (!baseline && overhead == Overhead.NONE) {
-            overhead = overhead(project, profile, fleet, modulePorts, workload, out, tokens);
+          // every variant's hit path, measured alike: the per-request cost beside the sidecar a user runs today
+          if (!overheads.containsKey(variant)) {
+            overheads.put(variant, overhead(project, profile, fleet, stubs, modulePorts, workload, out, tokens,
+              runDir));
           }
         }
       }
-      var report = AbReport.write(out, profile, results, overhead, Duration.ofNanos(System.nanoTime() - started),
-        tokens.refreshes(), tokens.failures());
+      var report = AbReport.write(out, profile, results, overheads, Duration.ofNanos(System.nanoTime() - started),
+        tokens.refreshes(), tokens.failures(), baselineDefaults);
       System.out.println(Files.readString(report));
       log("report: %s (%d s in all)", report, elapsed(started));
       return args.contains("--check") ? AbReport.check(results) : 0;
     }
   }
 
-  private static Overhead overhead(Path project, Profile profile, SidecarFleet fleet, Map<String, Integer> modulePorts,
-    Map<String, String> workload, Path out, UserTokens tokens) throws Exception {
+  private static Overhead overhead(Path project, Profile profile, SidecarFleet fleet, StubModules stubs,
+    Map<String, Integer> modulePorts, Map<String, String> workload, Path out, UserTokens tokens, String runDir)
+    throws Exception {
     var users = CirculationModules.USERS.name();
     int nginxPort = FreePorts.next();
     var properties = new LinkedHashMap<>(workload);
@@ -260,19 +275,19 @@ public final class AbRun {
     properties.put("load.overhead.rounds", String.valueOf(profile.overheadRounds()));
     properties.put("load.overhead.direct", "http://127.0.0.1:" + modulePorts.get(users));
     properties.put("load.overhead.sidecar", fleet.url(users));
-    var nginx = Nginx.start(nginxPort, modulePorts.get(users), out.resolve("nginx"));
+    var nginx = Nginx.start(nginxPort, modulePorts.get(users), out.resolve("nginx-" + runDir));
     nginx.ifPresent(ignored -> properties.put("load.overhead.nginx", "http://127.0.0.1:" + nginxPort));
     log("overhead: %s rps, %d rounds of %d s per path: direct, sidecar%s", profile.overheadRate(),
       profile.overheadRounds(), profile.overheadSeconds(), nginx.isPresent() ? ", nginx" : " (nginx not installed)");
     var added = AddedTime.from(List.of(fleet.log(users)));
     try {
-      var paths = GatlingRun.run(project, properties, out.resolve("logs/gatling-overhead.log"),
-        out.resolve("gatling-overhead"));
+      var paths = GatlingRun.run(project, properties, out.resolve("logs/gatling-overhead-" + runDir + ".log"),
+        out.resolve("gatling-overhead-" + runDir));
       var sidecarAdded = added.read("GET /users/");
       var wrk = ClosedLoop.wrk();
       if (wrk.isEmpty()) {
         log("closed loop: wrk is not installed, not run");
-        return new Overhead(paths, sidecarAdded, List.of());
+        return new Overhead(paths, sidecarAdded, List.of(), List.of());
       }
       var urls = new LinkedHashMap<String, String>();
       urls.put("direct", properties.get("load.overhead.direct"));
@@ -284,7 +299,14 @@ public final class AbRun {
       log("closed loop: %s at %s connections, %d s each", String.join(", ", urls.keySet()), ClosedLoop.CONNECTIONS,
         profile.closedLoopSeconds());
       var points = ClosedLoop.run(wrk.get(), urls, caller, fleet.process(users), profile.closedLoopSeconds());
-      return new Overhead(paths, sidecarAdded, points);
+      stubs.serviceMillis(0);
+      try {
+        log("closed loop again on a stub that answers at once");
+        var instant = ClosedLoop.run(wrk.get(), urls, caller, fleet.process(users), profile.closedLoopSeconds());
+        return new Overhead(paths, sidecarAdded, points, instant);
+      } finally {
+        stubs.serviceMillis(STUB_SERVICE_MILLIS);
+      }
     } finally {
       nginx.ifPresent(Nginx::close);
     }

@@ -39,15 +39,16 @@ final class Charts {
   }
 
   /** Requests per second each path reached at each connection count of the closed loop. */
-  static String throughput(Path out, List<ClosedLoop.Point> points) {
-    var chart = new XYChartBuilder().width(900).height(420).title("Hit path, closed loop: requests per second")
+  static String throughput(Path out, List<ClosedLoop.Point> points, String title, String file) {
+    var chart = new XYChartBuilder().width(900).height(420)
+      .title("Hit path, closed loop: requests per second, " + title)
       .xAxisTitle("connections").yAxisTitle("requests/s").build();
     for (var path : points.stream().map(ClosedLoop.Point::path).distinct().toList()) {
       var mine = points.stream().filter(point -> point.path().equals(path)).toList();
       chart.addSeries(path, mine.stream().mapToDouble(ClosedLoop.Point::connections).toArray(),
         mine.stream().mapToDouble(ClosedLoop.Point::requestsPerSecond).toArray());
     }
-    return save(chart, out, "closed-loop.png");
+    return save(chart, out, file);
   }
 
   private static String save(XYChart chart, Path out, String file) {

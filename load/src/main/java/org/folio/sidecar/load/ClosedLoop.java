@@ -68,7 +68,7 @@ final class ClosedLoop {
     return points;
   }
 
-  private static String wrk(String wrk, String url, Caller caller, int connections, int seconds)
+  static String wrk(String wrk, String url, Caller caller, int connections, int seconds)
     throws IOException, InterruptedException {
     var process = new ProcessBuilder(wrk, "-t", "2", "-c", String.valueOf(connections), "-d", seconds + "s",
       "--latency", "-H", "x-okapi-tenant: " + caller.tenant(), "-H", "x-okapi-token: " + caller.token().get(), url)

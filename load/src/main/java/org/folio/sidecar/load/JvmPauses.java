@@ -12,6 +12,7 @@ import java.util.stream.Stream;
  */
 record JvmPauses(int gcPauses, double gcMaxMillis, double gcTotalMillis, double safepointMaxMillis) {
 
+  /** Not measured: the build wrote no GC log (another build given as baseline). */
   static final JvmPauses NONE = new JvmPauses(0, 0, 0, 0);
 
   /** Added to each sidecar JVM of this build; {@code %p} keeps the six processes' logs apart. */
@@ -29,7 +30,11 @@ record JvmPauses(int gcPauses, double gcMaxMillis, double gcTotalMillis, double 
     double total = 0;
     double safepointMax = 0;
     try (Stream<Path> files = Files.list(dir)) {
-      for (var file : files.filter(f -> f.getFileName().toString().matches("jvm-\\d+\\.log")).toList()) {
+      var logs = files.filter(f -> f.getFileName().toString().matches("jvm-\\d+\\.log")).toList();
+      if (logs.isEmpty()) {
+        return NONE;
+      }
+      for (var file : logs) {
         for (var line : Files.readAllLines(file)) {
           var gc = GC_PAUSE.matcher(line);
           if (gc.find()) {

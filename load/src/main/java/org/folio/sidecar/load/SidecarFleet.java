@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Pattern;
 
 /**
  * One sidecar process per module, all started from the same command and configured only through upstream's
@@ -27,6 +28,8 @@ final class SidecarFleet implements AutoCloseable {
     String serviceSecret) {
   }
 
+  private static final Pattern STARTED = Pattern.compile(
+    "(\\S+) (\\S+) on JVM \\(powered by Quarkus ([^)]+)\\) started in ([\\d.]+)s");
   private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
 
   private final Map<String, Process> processes = new HashMap<>();
@@ -135,6 +138,23 @@ final class SidecarFleet implements AutoCloseable {
   /** The file the module's sidecar writes its console (and access lines) to. */
   Path log(String moduleName) {
     return logDir.resolve("sidecar-" + moduleName + ".log");
+  }
+
+  /**
+   * What the first sidecar says it is, from Quarkus' start line ({@code <name> <version> on JVM (powered by Quarkus
+   * <version>) started in <s>s}), so a report names the build that ran and not the one it was meant to be.
+   */
+  String reportedVersion() {
+    var module = CirculationModules.ALL.getFirst().name();
+    try {
+      var matcher = STARTED.matcher(Files.readString(log(module)));
+      return matcher.find()
+        ? "%s %s (Quarkus %s), started in %s s".formatted(matcher.group(1), matcher.group(2), matcher.group(3),
+          matcher.group(4))
+        : "not reported (no Quarkus start line in " + log(module).getFileName() + ")";
+    } catch (IOException e) {
+      return "not reported (" + e.getMessage() + ")";
+    }
   }
 
   ProcessHandle process(String moduleName) {

@@ -20,6 +20,32 @@ final class SteadyState {
    */
   record Window(double umaPerSecond, int fromSecond, int toSecond, long[] umaEachSecond) {
     static final Window NONE = new Window(Double.NaN, 0, 0, new long[0]);
+
+    /**
+     * From {@code second} of the workload to its end: the mean UMA rate and the highest rate over any 10
+     * consecutive seconds, what Keycloak must be sized for. NaN when fewer than 10 seconds are left.
+     */
+    Rates ratesFrom(int second) {
+      int from = Math.max(0, second);
+      if (umaEachSecond.length - from < 10) {
+        return new Rates(from, Double.NaN, Double.NaN);
+      }
+      long sum = 0;
+      long window = 0;
+      long peak = 0;
+      for (int i = from; i < umaEachSecond.length; i++) {
+        sum += umaEachSecond[i];
+        window += umaEachSecond[i] - (i - from >= 10 ? umaEachSecond[i - 10] : 0);
+        if (i - from >= 9) {
+          peak = Math.max(peak, window);
+        }
+      }
+      return new Rates(from, (double) sum / (umaEachSecond.length - from), peak / 10.0);
+    }
+  }
+
+  /** UMA calls per second from {@code fromSecond} on: the mean and the peak over 10 s. */
+  record Rates(int fromSecond, double mean, double peakTenSeconds) {
   }
 
   private final List<Sample> samples = new ArrayList<>();

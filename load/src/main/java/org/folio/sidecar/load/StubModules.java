@@ -76,13 +76,18 @@ final class StubModules implements AutoCloseable {
   private final HttpClient client = vertx.createHttpClient(new HttpClientOptions().setKeepAlive(true),
     new PoolOptions().setHttp1MaxSize(200));
   private final List<HttpServer> servers = new ArrayList<>();
-  private final long serviceMillis;
+  private volatile long serviceMillis;
   private final AtomicLong discoveryHits = new AtomicLong();
   private final AtomicLong moduleRequests = new AtomicLong();
   private final AtomicLong permissionLookups = new AtomicLong();
 
   StubModules(long serviceMillis) {
     this.serviceMillis = serviceMillis;
+  }
+
+  /** Changes the service time from now on: the closed loop runs once on the 2-ms stub and once on an instant one. */
+  void serviceMillis(long millis) {
+    this.serviceMillis = millis;
   }
 
   /** Starts the module {@code name} on {@code port}; circulation and inventory call out through {@code ownSidecar}. */
@@ -137,7 +142,7 @@ final class StubModules implements AutoCloseable {
       if (path.startsWith("/users-keycloak/users/") && path.endsWith("/permissions")) {
         permissionLookups.incrementAndGet();
         var held = new JsonObject().put("permissions", new JsonArray(request.params().getAll("desiredPermissions")));
-        vertx.setTimer(serviceMillis, id -> response.end(held.toBuffer()));
+        later(() -> response.end(held.toBuffer()));
       } else if (path.startsWith("/modules/")) {
         var module = CirculationModules.ALL.stream().filter(m -> path.equals("/modules/" + m.id())).findFirst();
         if (module.isEmpty()) {
@@ -210,8 +215,16 @@ final class StubModules implements AutoCloseable {
   }
 
   private void answerLater(HttpServerRequest request, int status, Buffer body) {
-    vertx.setTimer(serviceMillis, id -> request.response().setStatusCode(status)
-      .putHeader("content-type", "application/json").end(body));
+    later(() -> request.response().setStatusCode(status).putHeader("content-type", "application/json").end(body));
+  }
+
+  /** After the service time; a stub of service time 0 answers at once (Vert.x refuses a timer under 1 ms). */
+  private void later(Runnable answer) {
+    if (serviceMillis <= 0) {
+      answer.run();
+    } else {
+      vertx.setTimer(serviceMillis, id -> answer.run());
+    }
   }
 
   private void listen(int port, io.vertx.core.Handler<HttpServerRequest> handler) {

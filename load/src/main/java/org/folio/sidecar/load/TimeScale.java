@@ -1,9 +1,14 @@
 package org.folio.sidecar.load;
 
+import io.quarkus.runtime.configuration.DurationConverter;
+import java.io.IOException;
 import java.math.BigDecimal;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Properties;
 import org.folio.sidecar.config.AuthzCacheConfig;
 import org.folio.sidecar.config.UsersConfig;
 import org.folio.sidecar.testkit.ConfigMappings;
@@ -67,8 +72,39 @@ record TimeScale(double factor) {
    * offset in plain milliseconds, the desired-permission TTL in (here fractional) seconds, the rest as durations.
    */
   Map<String, String> sidecarEnvironment() {
+    return environment(PRODUCTION);
+  }
+
+  /**
+   * The same for another build, whose production defaults differ from this build's legacy mode: {@code defaults}
+   * is a properties file beside its {@code --baseline-cmd}, {@code VARIABLE=duration} (e.g.
+   * {@code KC_AUTHORIZATION_CACHE_TTL_OFFSET=5000ms} for upstream v4.0.3); a constant it does not name keeps this
+   * build's default.
+   */
+  Map<String, String> sidecarEnvironment(Path defaults) throws IOException {
+    return environment(productionDefaults(defaults));
+  }
+
+  /** This build's production constants with those {@code defaults} names replaced. */
+  static Map<String, Duration> productionDefaults(Path defaults) throws IOException {
+    var properties = new Properties();
+    try (var in = Files.newBufferedReader(defaults)) {
+      properties.load(in);
+    }
+    var constants = new LinkedHashMap<>(PRODUCTION);
+    for (var variable : properties.stringPropertyNames()) {
+      if (!constants.containsKey(variable)) {
+        throw new IllegalArgumentException(defaults + ": " + variable + " is not a time constant of the run; known: "
+          + constants.keySet());
+      }
+      constants.put(variable, new DurationConverter().convert(properties.getProperty(variable).trim()));
+    }
+    return constants;
+  }
+
+  private Map<String, String> environment(Map<String, Duration> production) {
     var env = new LinkedHashMap<String, String>();
-    PRODUCTION.forEach((variable, value) -> {
+    production.forEach((variable, value) -> {
       long millis = scaled(value).toMillis();
       env.put(variable, switch (variable) {
         case LEGACY_OFFSET -> String.valueOf(millis);

@@ -13,15 +13,18 @@ import io.vertx.core.Promise;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.Map;
+import java.util.Random;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import java.util.concurrent.ForkJoinPool;
+import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.LongUnaryOperator;
 import org.folio.sidecar.config.AuthzCacheConfig;
 import org.folio.sidecar.config.CacheBudget;
 import org.folio.sidecar.config.CacheBudgets;
@@ -51,14 +54,14 @@ public final class DecisionCache implements AuthorizationCache {
   private static final Future<Decision> DENY = Future.succeededFuture(Decision.DENY);
 
   /**
-   * A decision and when Keycloak made it; {@code recheck} is the one Keycloak call re-checking it (refresh
+   * A decision, when Keycloak made it and the age after which a use re-checks it; {@code recheck} is the one Keycloak call re-checking it (refresh
    * ahead, or a re-check past its TTL), shared by every caller that needs it. {@code removed} is set when the
    * entry is evicted or invalidated, before it leaves the map: Caffeine's lock-free reads can still find an
    * entry while its eviction (and so its un-indexing) is under way, after a logout that no longer saw it in the
    * index has returned; such a read must not be served.
    */
-  record Cached(Decision decision, long decidedAtNanos, AtomicReference<Future<Decision>> recheck,
-    AtomicBoolean removed) {
+  record Cached(Decision decision, long decidedAtNanos, long refreshAgeNanos,
+    AtomicReference<Future<Decision>> recheck, AtomicBoolean removed) {
   }
 
   record SessionRef(String tenant, String sessionId) {
@@ -79,15 +82,27 @@ public final class DecisionCache implements AuthorizationCache {
   private final Map<String, Set<DecisionKey>> byTenant = new ConcurrentHashMap<>();
   private final Counter staleServed;
   private final Counter refreshes;
+  private final LongUnaryOperator jitter;
 
   public DecisionCache(AuthorizationDecider keycloak, AuthzCacheConfig config, MeterRegistry registry, Ticker ticker) {
-    this(keycloak, config, registry, ticker, ForkJoinPool.commonPool());
+    this(keycloak, config, registry, ticker, ForkJoinPool.commonPool(),
+      bound -> ThreadLocalRandom.current().nextLong(bound));
   }
 
   /** {@code executor} runs Caffeine's maintenance; tests pass {@code Runnable::run} to make it deterministic. */
   DecisionCache(AuthorizationDecider keycloak, AuthzCacheConfig config, MeterRegistry registry, Ticker ticker,
     Executor executor) {
+    this(keycloak, config, registry, ticker, executor, new Random(1)::nextLong);
+  }
+
+  /**
+   * {@code jitter} draws a number in {@code [0, bound)} (thread-safe): where in its first refresh period a new
+   * decision is first re-checked.
+   */
+  DecisionCache(AuthorizationDecider keycloak, AuthzCacheConfig config, MeterRegistry registry, Ticker ticker,
+    Executor executor, LongUnaryOperator jitter) {
     this.keycloak = keycloak;
+    this.jitter = jitter;
     this.ticker = ticker;
     this.refreshAfterNanos = config.refreshAfter().toNanos();
     this.allowTtlNanos = config.allowTtl().toNanos();
@@ -138,7 +153,7 @@ public final class DecisionCache implements AuthorizationCache {
         stats.recordHits(1);
         return cached.decision() == Decision.DENY ? DENY : Future.succeededFuture(cached.decision());
       }
-      if (age < refreshAfterNanos) {
+      if (age < cached.refreshAgeNanos()) {
         stats.recordHits(1);
         return PERMIT;
       }
@@ -187,8 +202,15 @@ public final class DecisionCache implements AuthorizationCache {
     return created;
   }
 
+  /**
+   * A decision Keycloak made on a miss. Its first re-check comes at a random point of its first refresh period,
+   * every later one a whole period after the one before: keys first met together (a cold start, a morning's
+   * logins) are then re-checked spread over the period instead of in one wave per period, and the number of
+   * re-checks per period stays one per key in use (docs/authorization-cache.md, "Spreading the re-checks").
+   */
   private Cached cached(Decision decision) {
-    return new Cached(decision, ticker.read(), new AtomicReference<>(), new AtomicBoolean());
+    return new Cached(decision, ticker.read(), 1 + jitter.applyAsLong(refreshAfterNanos), new AtomicReference<>(),
+      new AtomicBoolean());
   }
 
   /** A decision for one caller, not cached: the entry it found was being removed as it read it. */
@@ -243,7 +265,8 @@ public final class DecisionCache implements AuthorizationCache {
   /** Stores a fresh answer in place of {@code entry}, unless that entry has been evicted or invalidated meanwhile. */
   private void replaceIfSame(DecisionKey key, CompletableFuture<Cached> entry, Decision decision) {
     entries.computeIfPresent(key, (k, current) -> current == entry
-      ? CompletableFuture.completedFuture(cached(decision))
+      ? CompletableFuture.completedFuture(new Cached(decision, ticker.read(), refreshAfterNanos,
+        new AtomicReference<>(), new AtomicBoolean()))
       : current);
   }
 

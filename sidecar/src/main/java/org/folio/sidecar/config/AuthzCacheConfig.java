@@ -46,7 +46,8 @@ public interface AuthzCacheConfig {
 
   /**
    * SIDECAR_AUTHZ_CACHE_REFRESH_AFTER: a grant used after this age is re-checked in the background while the
-   * request is served from cache, so hot entries never expire under a request.
+   * request is served from cache, so hot entries never expire under a request. A grant's first re-check comes at a
+   * random point of its first period instead, so keys met together are not re-checked together.
    */
   @WithDefault("9m")
   Duration refreshAfter();
