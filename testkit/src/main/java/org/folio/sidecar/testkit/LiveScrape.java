@@ -280,7 +280,7 @@ public final class LiveScrape {
       var file = dir.resolve("panel-" + images.size() + ".png");
       var chromium = new ProcessBuilder("chromium", "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
         "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync",
-        "--hide-scrollbars", "--user-data-dir=" + dir.resolve("chromium"), "--window-size=1200,640",
+        "--hide-scrollbars", "--user-data-dir=" + dir.resolve("chromium"), "--window-size=1200,1000",
         "--virtual-time-budget=15000", "--screenshot=" + file, url)
         .redirectErrorStream(true).redirectOutput(dir.resolve("chromium.log").toFile()).start();
       boolean done = chromium.waitFor(90, TimeUnit.SECONDS);
@@ -295,8 +295,9 @@ public final class LiveScrape {
     if (images.isEmpty()) {
       return;
     }
-    // the title bar and the query box of each page but the first are left out: the query is in the graph's legend
-    int header = 120;
+    // tall enough for the graph and its legend; Prometheus' title bar and query-history line are left out of each
+    // page but the first, its query box (which names the panel's queries) is kept
+    int header = 100;
     int height = images.stream().mapToInt(BufferedImage::getHeight).sum() - header * (images.size() - 1);
     var sheet = new BufferedImage(images.get(0).getWidth(), height, BufferedImage.TYPE_INT_RGB);
     var graphics = sheet.createGraphics();
