@@ -218,7 +218,7 @@ final class FaultReport {
     return results.stream().allMatch(r -> r.missed().isEmpty()) ? 0 : 1;
   }
 
-  static Path write(Path out, FaultRun.Profile profile, List<Result> results,
+  static Path write(Path out, FaultRun.Profile profile, long warmUpSeconds, List<Result> results,
     Duration took) throws IOException {
     var md = new StringBuilder();
     int targets = results.stream().mapToInt(r -> r.targets().size()).sum();
@@ -237,7 +237,8 @@ final class FaultReport {
       mgr-* stubs), with an in-process Kafka broker (the sidecars consume discovery, entitlement and logout \
       events) and FOLIO's secure store proxy (a stub, `SECRET_STORE_TYPE=FSSP`) as the secret store. One fault at \
       a time; each scenario is a window of steady load, the fault, and a window to recover (%d s, fault, %d s). \
-      Everything on loopback.
+      Everything on loopback. The first scenario started once the fleet answered steadily (at least %d s of load, \
+      then until 95 %% of 10 s of user requests were 2xx; here %d s).
 
       **Time scale.** Every time constant is its production value times F, the faults' durations included, so a \
       compressed run keeps production's proportions (an outage of 60 s against a 10-minute cache, 20 minutes of \
@@ -245,7 +246,7 @@ final class FaultReport {
 
       | constant | production | this run |
       | --- | ---: | ---: |
-      """.formatted(profile.beforeSeconds(), profile.afterSeconds()));
+      """.formatted(profile.beforeSeconds(), profile.afterSeconds(), profile.warmUpSeconds(), warmUpSeconds));
     var scale = profile.scale();
     scale.table().forEach((name, values) -> md.append("| ").append(name).append(" | ").append(human(values[0]))
       .append(" | ").append(human(values[1])).append(" |\n"));
@@ -370,8 +371,9 @@ final class FaultReport {
       lines.add("|---|---|---|---|");
       lines.add(line);
     } else {
+      // after the last row of the section's table
       int at = section + 1;
-      while (at < lines.size() && lines.get(at).isEmpty()) {
+      while (at < lines.size() && !lines.get(at).startsWith("|") && !lines.get(at).startsWith("## ")) {
         at++;
       }
       while (at < lines.size() && lines.get(at).startsWith("|")) {

@@ -86,7 +86,8 @@ final class SidecarFleet implements AutoCloseable {
         fleet.processes.put(module.name(), process);
         copyConsole(process, fleet.log(module.name()));
       }
-      fleet.awaitReady(Duration.ofSeconds(90));
+      // a busy shared machine has seen a sidecar take 87 s to start
+      fleet.awaitReady(Duration.ofSeconds(180));
       return fleet;
     } catch (IOException | RuntimeException e) {
       fleet.close();
