@@ -15,7 +15,7 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * One accepted connection as the last phase of a stop sees it: whether a request on it still awaits its answer.
- * On an HTTP/1 connection it sits between Vert.x's decoder and Vert.x's handler and counts request heads in and
+ * On an HTTP/1 connection it sits behind Vert.x's codec, before its handler, and counts request heads in and
  * final answers out. Asked to {@link #closeWhenQuiet close}, it closes the connection only between requests, once
  * no request has been awaiting an answer for the grace; a connection still sending a request, or waiting for its
  * answer, is left to finish (its answer carries {@code Connection: close}). HTTP/2 connections are Quarkus' (it
