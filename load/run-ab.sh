@@ -6,6 +6,7 @@
 #   --time-scale F            every time constant x F (1: production time, 600-s tokens, 30 minutes per run)
 #   --runs 2|4                baseline, optimized (2) or baseline, optimized, optimized, baseline (4, the default)
 #   --baseline-cmd "java -jar /path/to/quarkus-run.jar"   any sidecar build as the baseline
+#   --baseline-defaults FILE  that build's production time constants (load/baselines/upstream-v4.0.3.properties)
 #   --out DIR                 where the report goes (default load/results/<timestamp>)
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -98,10 +98,13 @@ public final class HitPathProfile {
     var discovery = new HashMap<String, String>();
     for (var module : CirculationModules.ALL) {
       modulePorts.put(module.name(), FreePorts.next());
-      sidecarPorts.put(module.name(), FreePorts.next());
-      discovery.put(module.name(), "http://127.0.0.1:" + sidecarPorts.get(module.name()));
+      discovery.put(module.name(), "http://127.0.0.1:" + FreePorts.next());
     }
     var users = CirculationModules.USERS.name();
+    // one sidecar, the users module's: the others would only compete for the two cores
+    int sidecarPort = FreePorts.next();
+    sidecarPorts.put(users, sidecarPort);
+    discovery.put(users, "http://127.0.0.1:" + sidecarPort);
     int managersPort = FreePorts.next();
     var section = new StringBuilder("## Stub answering ")
       .append(stubMillis == 0 ? "at once" : "after " + stubMillis + " ms").append("\n\n");
@@ -166,6 +169,7 @@ public final class HitPathProfile {
             rates.get("sidecar") / rates.get("nginx")));
         }
         section.append("Load average after: ").append(loadAverage()).append("\n\n");
+        section.append(allocation.liveSet(sidecar)).append("\n\n");
         allocation.close();
         for (var event : EVENTS) {
           var base = out.resolve(label + "-" + event);
@@ -216,6 +220,19 @@ public final class HitPathProfile {
 
     long bytes() {
       return threads.getTotalThreadAllocatedBytes();
+    }
+
+    /** The heap after a full GC right after the load (the live set), beside the process's RSS then. */
+    String liveSet(ProcessHandle process) throws IOException {
+      var memory = ManagementFactory.newPlatformMXBeanProxy(connector.getMBeanServerConnection(),
+        ManagementFactory.MEMORY_MXBEAN_NAME, java.lang.management.MemoryMXBean.class);
+      memory.gc();
+      var heap = memory.getHeapMemoryUsage();
+      var nonHeap = memory.getNonHeapMemoryUsage();
+      var meter = ProcessMeter.start(List.of(process));
+      long rss = meter.stop().peakRssBytes();
+      return "After a full GC right after the load: heap used %d MiB (committed %d MiB), non-heap used %d MiB, RSS %d MiB."
+        .formatted(heap.getUsed() >> 20, heap.getCommitted() >> 20, nonHeap.getUsed() >> 20, rss >> 20);
     }
 
     @Override

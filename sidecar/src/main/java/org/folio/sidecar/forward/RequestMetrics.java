@@ -6,10 +6,11 @@ import io.micrometer.core.instrument.Timer;
 import jakarta.inject.Singleton;
 import java.time.Duration;
 import java.util.EnumMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReferenceArray;
 
 /**
  * Every request the sidecar routes, counted by direction, outcome and status code
@@ -28,6 +29,9 @@ public class RequestMetrics {
   static final String FORWARDED = "forwarded";
   static final String REJECTED = "rejected";
   static final String FAILED = "failed";
+  private static final List<String> OUTCOMES = List.of(FORWARDED, REJECTED, FAILED);
+  private static final List<Exchange.Direction> DIRECTIONS = List.of(Exchange.Direction.values());
+  private static final int STATUS_SLOTS = 1000;
   private static final Duration[] BUCKETS = {Duration.ofNanos(250_000), Duration.ofNanos(500_000),
     Duration.ofMillis(1), Duration.ofMillis(2), Duration.ofMillis(5), Duration.ofMillis(10), Duration.ofMillis(25),
     Duration.ofMillis(50), Duration.ofMillis(100), Duration.ofMillis(250), Duration.ofMillis(500),
@@ -35,7 +39,12 @@ public class RequestMetrics {
 
   private final MeterRegistry registry;
   private final Map<Exchange.Direction, Timer> added = new EnumMap<>(Exchange.Direction.class);
-  private final Map<String, Counter> counters = new ConcurrentHashMap<>();
+  /**
+   * By direction, outcome and status code (three digits): an index, not a key built per request, since this runs
+   * once per request on the event loop.
+   */
+  private final AtomicReferenceArray<Counter> counters = new AtomicReferenceArray<>(
+    DIRECTIONS.size() * OUTCOMES.size() * STATUS_SLOTS);
 
   RequestMetrics(MeterRegistry registry) {
     this.registry = registry;
@@ -62,10 +71,19 @@ public class RequestMetrics {
   }
 
   private Counter counter(Exchange.Direction direction, String outcome, int status) {
-    // a status code is one of at most 500 values, so the key space is bounded
-    return counters.computeIfAbsent(direction.label() + outcome + status, key -> Counter.builder("sidecar.requests")
-      .description("requests the sidecar routed, by direction, outcome and status code")
-      .tag("direction", direction.label()).tag("outcome", outcome).tag("status", String.valueOf(status))
-      .register(registry));
+    boolean indexed = status >= 0 && status < STATUS_SLOTS;
+    int slot = (DIRECTIONS.indexOf(direction) * OUTCOMES.size() + OUTCOMES.indexOf(outcome)) * STATUS_SLOTS + status;
+    var counter = indexed ? counters.get(slot) : null;
+    if (counter == null) {
+      // the registry returns the one counter of these tags, so two threads racing here count into the same one
+      counter = Counter.builder("sidecar.requests")
+        .description("requests the sidecar routed, by direction, outcome and status code")
+        .tag("direction", direction.label()).tag("outcome", outcome).tag("status", String.valueOf(status))
+        .register(registry);
+      if (indexed) {
+        counters.set(slot, counter);
+      }
+    }
+    return counter;
   }
 }
