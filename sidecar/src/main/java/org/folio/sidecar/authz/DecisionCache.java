@@ -86,7 +86,7 @@ public final class DecisionCache implements AuthorizationCache {
 
   public DecisionCache(AuthorizationDecider keycloak, AuthzCacheConfig config, MeterRegistry registry, Ticker ticker) {
     this(keycloak, config, registry, ticker, ForkJoinPool.commonPool(),
-      bound -> ThreadLocalRandom.current().nextLong(bound));
+      config.refreshJitter() ? bound -> ThreadLocalRandom.current().nextLong(bound) : bound -> bound - 1);
   }
 
   /** {@code executor} runs Caffeine's maintenance; tests pass {@code Runnable::run} to make it deterministic. */

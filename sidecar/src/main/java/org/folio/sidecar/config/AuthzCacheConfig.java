@@ -52,6 +52,14 @@ public interface AuthzCacheConfig {
   @WithDefault("9m")
   Duration refreshAfter();
 
+  /**
+   * SIDECAR_AUTHZ_CACHE_REFRESH_JITTER: {@code true} spreads first re-checks over the first period as above;
+   * {@code false} re-checks every grant a whole period after Keycloak made it, which makes the number of Keycloak
+   * calls in a short window exact (tests that count them) at the price of a re-check wave after a cold start.
+   */
+  @WithDefault("true")
+  boolean refreshJitter();
+
   /** SIDECAR_AUTHZ_CACHE_MAX_STALENESS: while Keycloak is unreachable, expired grants keep serving this much longer. */
   @WithDefault("10m")
   Duration maxStaleness();
