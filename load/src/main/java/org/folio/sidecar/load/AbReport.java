@@ -401,8 +401,8 @@ final class AbReport {
       report.line("");
       report.line(added.count() == 0
         ? "What the sidecar itself added: not measured (its access log is not in the compact format)."
-        : "What the sidecar itself added to these requests, from its access log (total less module time), over %d "
-          + "requests: p50 %s ms, p99 %s ms, p99.9 %s ms, max %s ms.".formatted(added.count(), millis(added.p50()),
+        : ("What the sidecar itself added to these requests, from its access log (total less module time), over %d "
+          + "requests: p50 %s ms, p99 %s ms, p99.9 %s ms, max %s ms.").formatted(added.count(), millis(added.p50()),
             millis(added.p99()), millis(added.p999()), millis(added.max())));
     }
     report.line("");
