@@ -34,16 +34,15 @@ class ShutdownUnderLoadIT {
   @Test
   void aStopUnderLoadLosesNoRequest() throws Exception {
     var module = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
-    module.setExecutor(Executors.newFixedThreadPool(16));
+    // the module answers 100 ms later without holding a thread, so requests are in flight when SIGTERM comes
+    var answers = Executors.newScheduledThreadPool(2);
     module.createContext("/", exchange -> {
-      try {
-        Thread.sleep(100);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-      }
-      exchange.sendResponseHeaders(200, 2);
-      exchange.getResponseBody().write("{}".getBytes());
-      exchange.close();
+      var unused = answers.schedule(() -> {
+        exchange.sendResponseHeaders(200, 2);
+        exchange.getResponseBody().write("{}".getBytes());
+        exchange.close();
+        return null;
+      }, 100, TimeUnit.MILLISECONDS);
     });
     module.start();
     var callers = Executors.newFixedThreadPool(CALLERS);
@@ -92,6 +91,7 @@ class ShutdownUnderLoadIT {
       assertThat(process.exitValue()).isEqualTo(143);
     } finally {
       callers.shutdownNow();
+      answers.shutdownNow();
       module.stop(0);
     }
   }

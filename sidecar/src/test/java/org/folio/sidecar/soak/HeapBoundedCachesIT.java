@@ -96,12 +96,11 @@ class HeapBoundedCachesIT {
         workers.add(Thread.ofPlatform().start(() -> load(sidecar, tokens, offered, cursor, mine, failures,
           firstFailure, end, seed)));
       }
-      while (System.nanoTime() < end) {
-        Thread.sleep(1000);
-        maxRss.accumulateAndGet(sidecar.rssKib(), Math::max);
-      }
+      // RSS sampled about once a second while the workers run (they stop at the end of the load)
       for (var worker : workers) {
-        worker.join();
+        while (!worker.join(Duration.ofSeconds(1))) {
+          maxRss.accumulateAndGet(sidecar.rssKib(), Math::max);
+        }
       }
       maxRss.accumulateAndGet(sidecar.rssKib(), Math::max);
 
