@@ -99,15 +99,7 @@ public final class AbRun {
   }
 
   public static void main(String[] args) {
-    int exit;
-    try {
-      exit = run(List.of(args));
-    } catch (Exception e) {
-      e.printStackTrace();
-      exit = 2;
-    }
-    // Keycloak, Vert.x and the token service would keep the JVM alive
-    System.exit(exit);
+    Command.exit(args, AbRun::run);
   }
 
   private static int run(List<String> args) throws Exception {

@@ -77,14 +77,7 @@ public final class FaultRun {
   }
 
   public static void main(String[] args) {
-    int exit;
-    try {
-      exit = run(List.of(args));
-    } catch (Exception e) {
-      e.printStackTrace();
-      exit = 2;
-    }
-    System.exit(exit);
+    Command.exit(args, FaultRun::run);
   }
 
   /** One fault: what injects it and what takes it away. */

@@ -42,14 +42,7 @@ public final class HitPathProfile {
   }
 
   public static void main(String[] args) {
-    int exit;
-    try {
-      exit = run(List.of(args));
-    } catch (Exception e) {
-      e.printStackTrace();
-      exit = 2;
-    }
-    System.exit(exit);
+    Command.exit(args, HitPathProfile::run);
   }
 
   private static int run(List<String> args) throws Exception {
