@@ -207,7 +207,8 @@ final class SidecarFleet implements AutoCloseable {
       }
       for (var module : List.copyOf(pending)) {
         if (!processes.get(module).isAlive()) {
-          throw new IOException("the sidecar of " + module + " exited with " + processes.get(module).exitValue());
+          throw new IOException("the sidecar of " + module + " exited with " + processes.get(module).exitValue()
+            + "; the end of " + log(module) + ":\n" + tail(log(module)));
         }
         try {
           if (get(url(module) + "/admin/health/ready").statusCode() == 200) {
@@ -218,6 +219,17 @@ final class SidecarFleet implements AutoCloseable {
         }
       }
       sleep(300);
+    }
+  }
+
+  /** The last lines of a log, so a run that fails in CI says why without the log file. */
+  private static String tail(Path log) {
+    sleep(500); // the console copier may still be writing the process's last lines
+    try {
+      var lines = Files.readAllLines(log);
+      return String.join("\n", lines.subList(Math.max(0, lines.size() - 15), lines.size()));
+    } catch (IOException e) {
+      return "(unreadable: " + e.getMessage() + ")";
     }
   }
 
