@@ -75,7 +75,8 @@ public final class AbRun {
     Map<String, GatlingRun.Stats> stats,
     Map<CountingHop.Kind, Integer> keycloakCalls, int distinctDecisionKeys, long[] cacheHitsMisses,
     SteadyState.Window steady, ProcessMeter.Usage sidecars, ProcessMeter.Usage keycloak,
-    long discoveryHits, long permissionLookups, AddedTime.Percentiles sidecarsAdded, JvmPauses pauses) {
+    long discoveryHits, long permissionLookups, AddedTime.Percentiles sidecarsAdded, JvmPauses pauses,
+    Footprint footprint) {
 
     /** Requests the workload sent (check-outs, check-ins, imports), the base of the per-request costs. */
     long userRequests() {
@@ -206,6 +207,7 @@ public final class AbRun {
         log("%s: starting 6 sidecars (%s)", variant, String.join(" ", command));
         try (var fleet = SidecarFleet.start(command, env, platform, modulePorts, sidecarPorts, overrides,
           logs)) {
+          var afterStart = Footprint.snapshot(fleet.processes());
           var warmToken = keycloak.admin().token(WarmUp.TENANT, Map.of("grant_type", "password",
             "client_id", WarmUp.TENANT + "-login-application", "client_secret", TestTenant.LOGIN_SECRET,
             "username", warmUser.username(), "password", TestTenant.PASSWORD)).getString("access_token");
@@ -227,6 +229,7 @@ public final class AbRun {
           var keycloakUsage = keycloakMeter.stop();
           var steadyWindow = steady.stop();
           var cacheAfter = fleet.decisionCacheHitsAndMisses();
+          var footprint = Footprint.afterWorkload(fleet.processes(), afterStart);
           var cacheDelta = cacheBefore == null || cacheAfter == null
             ? null
             : new long[]{cacheAfter[0] - cacheBefore[0], cacheAfter[1] - cacheBefore[1]};
@@ -238,7 +241,7 @@ public final class AbRun {
             calls,
             keycloak.hop().distinctDecisionKeys(), cacheDelta, steadyWindow, sidecarUsage, keycloakUsage,
             stubs.discoveryHits() - trapBefore, stubs.permissionLookups() - lookupsBefore, added.read(""),
-            JvmPauses.read(logs)));
+            JvmPauses.read(logs), footprint));
           log("%s: done after %d s", runName, elapsed(started));
           // every variant's hit path, measured alike: the per-request cost beside the sidecar a user runs today
           if (!overheads.containsKey(variant)) {

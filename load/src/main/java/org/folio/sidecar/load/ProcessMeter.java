@@ -1,8 +1,5 @@
 package org.folio.sidecar.load;
 
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.stream.Stream;
@@ -63,15 +60,7 @@ final class ProcessMeter {
   private long rssBytes() {
     long total = 0;
     for (var process : group()) {
-      try {
-        for (var line : Files.readAllLines(Path.of("/proc", String.valueOf(process.pid()), "status"))) {
-          if (line.startsWith("VmRSS:")) {
-            total += Long.parseLong(line.replaceAll("\\D", "")) * 1024;
-          }
-        }
-      } catch (IOException | RuntimeException e) {
-        // the process ended between listing and reading
-      }
+      total += Footprint.ProcStatus.of(process.pid()).map(Footprint.ProcStatus::rssBytes).orElse(0L);
     }
     return total;
   }
