@@ -27,6 +27,13 @@ public interface EventsConfig {
   @WithDefault("5s")
   Duration topicRefreshInterval();
 
+  /**
+   * SIDECAR_READINESS_REQUIRES_KAFKA: whether a lost broker makes the sidecar unready, as upstream's does. Off by
+   * default: a broker outage would take every module out of service while the sidecar serves; events wait.
+   */
+  @WithDefault("false")
+  boolean readinessRequiresKafka();
+
   /** {@code <ENV>.discovery}: DISCOVERY_SECURITY_PROTOCOL and DISCOVERY_TLS_*. */
   Channel discovery();
 

@@ -23,23 +23,13 @@ import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.WakeupException;
 import org.apache.kafka.common.serialization.StringDeserializer;
-import org.folio.sidecar.authz.AuthorizationCache;
-import org.folio.sidecar.authz.DesiredPermissions;
 import org.folio.sidecar.config.EventsConfig;
-import org.folio.sidecar.egress.DynamicRoutes;
-import org.folio.sidecar.egress.TenantEgressRoutes;
 import org.folio.sidecar.config.ModuleConfig;
-import org.folio.sidecar.routing.RoutingTableProvider;
-import org.folio.sidecar.tenant.TenantEntitlements;
-import org.folio.sidecar.crosstenant.Impersonation;
-import org.folio.sidecar.token.ServiceTokens;
 import org.jboss.logging.Logger;
 
 /**
- * Consumes upstream's topics on its own thread and applies each event: discovery → routes reloaded,
- * entitlement → tenant set changed (a revoke also drops the tenant's cached decisions and token; an upgrade
- * rebuilds the tenant's egress table with tenant-scoped routing), logout →
- * the session's or user's cached decisions dropped. A malformed event is logged and skipped. Each start uses
+ * Consumes upstream's topics on its own thread and has each event applied ({@link EventEffects}). A malformed
+ * event, or one whose handling throws, is logged, counted and skipped alone. Each start uses
  * its own consumer group, so every sidecar instance sees every event; a lost broker is reconnected by the
  * client while the sidecar keeps serving.
  */
@@ -50,42 +40,26 @@ public class EventConsumer {
 
   private final EventsConfig config;
   private final ModuleConfig module;
-  private final RoutingTableProvider routes;
-  private final TenantEntitlements entitlements;
-  private final AuthorizationCache decisions;
-  private final ServiceTokens tokens;
-  private final DesiredPermissions desiredPermissions;
-  private final Impersonation impersonation;
+  private final EventHandler handler;
   private final MeterRegistry registry;
-  private final DynamicRoutes dynamicRoutes;
-  private final TenantEgressRoutes tenantRoutes;
   private final AtomicInteger assignedPartitions = new AtomicInteger();
   private final KafkaClients clients;
   private final List<KafkaConsumer<String, String>> consumers = new CopyOnWriteArrayList<>();
   private final List<Thread> threads = new CopyOnWriteArrayList<>();
   private volatile boolean running;
 
-  EventConsumer(EventsConfig config, ModuleConfig module, RoutingTableProvider routes, TenantEntitlements entitlements,
-    AuthorizationCache decisions, ServiceTokens tokens, DesiredPermissions desiredPermissions,
-    Impersonation impersonation, DynamicRoutes dynamicRoutes, TenantEgressRoutes tenantRoutes, KafkaClients clients,
+  EventConsumer(EventsConfig config, ModuleConfig module, KafkaClients clients, EventHandler handler,
     MeterRegistry registry) {
-    this.tenantRoutes = tenantRoutes;
-    this.clients = clients;
-    this.dynamicRoutes = dynamicRoutes;
-    this.impersonation = impersonation;
-    this.desiredPermissions = desiredPermissions;
     this.config = config;
     this.module = module;
-    this.routes = routes;
-    this.entitlements = entitlements;
-    this.decisions = decisions;
-    this.tokens = tokens;
+    this.clients = clients;
+    this.handler = handler;
     this.registry = registry;
     registry.gauge("sidecar.events.assigned.partitions", assignedPartitions);
     if (clients.bootstrapServers() != null) {
       // at zero from start-up: an alert on malformed events must see the series before the first one
       for (var kind : List.of("discovery", "entitlement", "logout")) {
-        for (var outcome : List.of("applied", "ignored", "malformed")) {
+        for (var outcome : List.of("applied", "ignored", "malformed", "failed")) {
           counter(kind, outcome);
         }
       }
@@ -191,57 +165,7 @@ public class EventConsumer {
       count(record.topic(), "malformed");
       return;
     }
-    switch (event) {
-      case PlatformEvent.Discovery discovery -> {
-        boolean hinted = dynamicRoutes.refresh(discovery.moduleId());
-        boolean tenantScoped = tenantRoutes.rediscovered(discovery.moduleId());
-        if (discovery.moduleId().equals(module.moduleId())
-          || routes.routes().locationByModuleId().containsKey(discovery.moduleId())) {
-          routes.reload()
-            .onFailure(error -> LOGGER.warnf("Reload after discovery event failed: %s", error.getMessage()));
-          count(record.topic(), "applied");
-        } else if (hinted || tenantScoped) {
-          count(record.topic(), "applied");
-        } else {
-          count(record.topic(), "ignored");
-        }
-      }
-      case PlatformEvent.Entitlement entitlement -> {
-        // any module's entitlement changes what a module hint may reach for that tenant
-        dynamicRoutes.forgetTenant(entitlement.tenantName());
-        if (!entitlement.moduleId().equals(module.moduleId())) {
-          count(record.topic(), "ignored");
-          return;
-        }
-        if (entitlement.revokes()) {
-          entitlements.revoke(entitlement.tenantName());
-          decisions.invalidateTenant(entitlement.tenantName());
-          desiredPermissions.invalidateTenant(entitlement.tenantName());
-          tokens.evict(entitlement.tenantName());
-        } else {
-          entitlements.entitle(entitlement.tenantName());
-          if (entitlement.upgrades()) {
-            tenantRoutes.rebuild(entitlement.tenantName());
-          }
-        }
-        count(record.topic(), "applied");
-      }
-      case PlatformEvent.Logout logout -> {
-        var session = logout.sessionId();
-        // a session logout that names no session ends them all: forgetting too much costs a Keycloak call
-        if (logout.allSessions() || session == null) {
-          decisions.invalidateUser(logout.tenant(), logout.userId());
-          impersonation.invalidateUser(logout.tenant(), logout.userId());
-        } else {
-          decisions.invalidateSession(logout.tenant(), session);
-          impersonation.invalidateSession(logout.tenant(), logout.userId(), session);
-        }
-        if (logout.userId() != null) {
-          desiredPermissions.invalidateUser(logout.tenant(), logout.userId());
-        }
-        count(record.topic(), "applied");
-      }
-    }
+    count(record.topic(), handler.apply(event));
   }
 
   private void count(String topic, String outcome) {

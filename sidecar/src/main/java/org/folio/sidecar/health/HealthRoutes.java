@@ -6,6 +6,7 @@ import io.vertx.core.json.JsonArray;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.RoutingContext;
 import jakarta.inject.Singleton;
+import org.folio.sidecar.config.EventsConfig;
 import org.folio.sidecar.config.HealthConfig;
 import org.folio.sidecar.edge.Drain;
 import org.folio.sidecar.events.EventConsumer;
@@ -15,10 +16,11 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * Upstream's health paths and SmallRye-shaped bodies. {@code /admin/health} and {@code /admin/health/ready}
- * are UP while the module answers its health path with 200, Kafka (when configured) answers and its consumer
- * runs, and routes and entitlements are loaded. Keycloak is an informational entry that never changes the
- * status. {@code /admin/health/live} reports the sidecar process alone. By default (as upstream) the body is
- * {@code {"status":"UP"}}; HEALTH_CHECK_FILTER_* variables show the checks.
+ * are UP while the module answers its health path with 200 and routes and entitlements are loaded. Keycloak is an
+ * informational entry that never changes the status; the Kafka checks (when configured) show their own status but
+ * change the overall one only with SIDECAR_READINESS_REQUIRES_KAFKA. {@code /admin/health/live} reports the sidecar
+ * process alone. By default (as upstream) the body is {@code {"status":"UP"}}; HEALTH_CHECK_FILTER_* variables show
+ * the checks.
  */
 @Singleton
 public class HealthRoutes {
@@ -36,6 +38,7 @@ public class HealthRoutes {
   private final TenantEntitlements entitlements;
   private final EventConsumer events;
   private final HealthConfig config;
+  private final EventsConfig eventsConfig;
   private final Drain drain;
   private final Counter becameReady;
   private final Counter becameUnready;
@@ -43,7 +46,8 @@ public class HealthRoutes {
   private volatile boolean wasReady;
 
   HealthRoutes(DependencyProbe probe, RoutingTableProvider routes, TenantEntitlements entitlements,
-    EventConsumer events, HealthConfig config, Drain drain, MeterRegistry registry) {
+    EventConsumer events, HealthConfig config, EventsConfig eventsConfig, Drain drain, MeterRegistry registry) {
+    this.eventsConfig = eventsConfig;
     this.drain = drain;
     this.becameReady = transitions(registry, "ready");
     this.becameUnready = transitions(registry, "unready");
@@ -73,19 +77,21 @@ public class HealthRoutes {
       ? null
       : new JsonObject().put("host", "GET " + probe.moduleHealthUrl()));
     if (probe.kafkaNodes() != null) {
-      up &= check(checks, KAFKA_CHECK, probe.kafkaUp(), config.kafkaSimplified()
+      boolean kafka = check(checks, KAFKA_CHECK, probe.kafkaUp(), config.kafkaSimplified()
         ? null
         : new JsonObject().put("nodes", probe.kafkaNodes()));
       var channel = events.consuming() ? "[OK]" : "[KO]";
       var channels = new JsonObject().put("discovery", channel).put("entitlement", channel).put("logout", channel);
       if (withLivenessAndStartup) {
         // one consumer state behind all three: running threads are started, alive and ready at once
-        up &= check(checks, MESSAGING_LIVENESS_CHECK, events.consuming(), channels);
+        kafka &= check(checks, MESSAGING_LIVENESS_CHECK, events.consuming(), channels);
       }
-      up &= check(checks, MESSAGING_CHECK, events.consuming(), channels);
+      kafka &= check(checks, MESSAGING_CHECK, events.consuming(), channels);
       if (withLivenessAndStartup) {
-        up &= check(checks, MESSAGING_STARTUP_CHECK, events.consuming(), channels);
+        kafka &= check(checks, MESSAGING_STARTUP_CHECK, events.consuming(), channels);
       }
+      // the checks show a lost broker; it pulls the pod only if the operator asked for upstream's behaviour
+      up &= kafka || !eventsConfig.readinessRequiresKafka();
     }
     up &= check(checks, "Module routes", routes.loaded(), null);
     up &= check(checks, "Tenant entitlements", entitlements.loaded(), null);

@@ -11,6 +11,7 @@ import static org.awaitility.Awaitility.await;
 import static org.hamcrest.Matchers.equalTo;
 
 import com.github.tomakehurst.wiremock.client.WireMock;
+import com.github.tomakehurst.wiremock.http.Fault;
 import com.github.tomakehurst.wiremock.stubbing.Scenario;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.common.http.TestHTTPResource;
@@ -201,6 +202,21 @@ class EgressTest {
       given().header("x-okapi-tenant", "alpha").get("/users/3").then().statusCode(200);
     } finally {
       platform.keycloakHop().restore();
+    }
+  }
+
+  @Test
+  void aStoppedOrResettingTargetIs502InUpstreamsErrorShapeNot500() {
+    // upstream v4.0.3 answers both 500 InternalServerErrorException; the fault is the target's, not the sidecar's
+    platform.others().stubFor(WireMock.get("/users/reset")
+      .willReturn(aResponse().withFault(Fault.CONNECTION_RESET_BY_PEER)));
+    for (var path : new String[]{"/down/2", "/users/reset"}) {
+      given().header("x-okapi-tenant", "alpha").get(path).then().statusCode(502)
+        .contentType("application/json")
+        .body("total_records", equalTo(1))
+        .body("errors[0].type", equalTo("BadGatewayException"))
+        .body("errors[0].code", equalTo("service_error"))
+        .body("errors[0].message", equalTo("Failed to proxy request"));
     }
   }
 

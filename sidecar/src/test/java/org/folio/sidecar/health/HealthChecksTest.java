@@ -19,7 +19,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Item 4 with the checks shown (HEALTH_CHECK_FILTER_NO_CHECKS_ENABLED=false) and the module check simplified:
- * upstream's SmallRye shape, the module and Kafka decide the status, Keycloak is only informational.
+ * upstream's SmallRye shape, the module decides the status, Kafka's checks and Keycloak are only informational.
  */
 @QuarkusTest
 @WithTestResource(value = SidecarTestResource.class, parallel = true, initArgs = {
@@ -28,6 +28,7 @@ import org.junit.jupiter.api.Test;
 class HealthChecksTest {
 
   private static final String KEYCLOAK = "checks.find { it.name.startsWith('Keycloak') }";
+  private static final String KAFKA = "checks.find { it.name == 'Kafka connection health check' }";
 
   private final TestPlatform platform = TestPlatform.get();
 
@@ -78,6 +79,30 @@ class HealthChecksTest {
     } finally {
       platform.keycloakHop().restore();
     }
+  }
+
+  @Test
+  void kafkaOutageIsVisibleButLeavesTheSidecarReadyAndLive() {
+    platform.resetModule();
+    await().atMost(Duration.ofSeconds(15)).untilAsserted(() -> given().get("/admin/health/ready").then()
+      .statusCode(200).body(KAFKA + ".status", equalTo("UP")));
+    platform.keycloakHop().cutKafka();
+    try {
+      await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> given().get("/admin/health/ready").then()
+        .statusCode(200).body("status", equalTo("UP"))
+        .body(KAFKA + ".status", equalTo("DOWN"))
+        .body(KAFKA + ".data.nodes", containsString(":")));
+      // the full body keeps upstream's members: every Kafka check is still listed
+      given().get("/admin/health").then().statusCode(200).body("status", equalTo("UP"))
+        .body("checks.name", hasItems("Kafka connection health check", "SmallRye Reactive Messaging - liveness check",
+          "SmallRye Reactive Messaging - readiness check", "SmallRye Reactive Messaging - startup check"));
+      given().get("/admin/health/live").then().statusCode(200).body("status", equalTo("UP"));
+      SidecarCalls.metrics().body(containsString("sidecar_dependency_up{dependency=\"kafka\"} 0.0"));
+    } finally {
+      platform.keycloakHop().restoreKafka();
+    }
+    await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> given().get("/admin/health/ready").then()
+      .statusCode(200).body(KAFKA + ".status", equalTo("UP")));
   }
 
   @Test
