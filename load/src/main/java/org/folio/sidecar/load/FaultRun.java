@@ -293,7 +293,6 @@ public final class FaultRun {
     var prober = Thread.ofPlatform().daemon().name("readiness").start(() -> probeReadiness(p.fleet(), readiness));
     long start = System.nanoTime();
     var logout = new long[]{Long.MAX_VALUE, Long.MAX_VALUE, Long.MAX_VALUE};
-    long lookupsBefore = p.stubs().moduleLookups();
     long lookupsDuringFault = 0;
     long badPublished = 0;
     long badCounted = 0;
@@ -361,6 +360,7 @@ public final class FaultRun {
         p.users().mode(FaultRelay.Mode.PASS, 0);
       }
       case "i" -> {
+        long lookupsBefore = p.stubs().moduleLookups();
         p.stubs().moduleLookups(FaultRelay.Mode.UNAVAILABLE, 0);
         sleep(duration.dividedBy(2));
         p.stubs().moduleLookups(FaultRelay.Mode.SLOW, MANAGER_TIMEOUT.toMillis() * 3 / 2);
