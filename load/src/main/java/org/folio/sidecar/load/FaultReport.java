@@ -353,9 +353,9 @@ final class FaultReport {
     md.append(String.format(Locale.ROOT, "`load/run-faults.sh%s`: profile **%s**, %d tenants x %d staff users, "
       + "%s check-outs and %s check-ins per second (open loop) plus a denied request every 4th tick, time scale "
       + "**x%s**, %d s in all. **%d of %d targets met.**%n%n",
-      profile.name().equals("default")
+      (profile.name().equals("default")
         ? ""
-        : " --" + profile.name(),
+        : " --" + profile.name()) + only(results),
       profile.name(), profile.tenants(), profile.usersPerTenant(), number(profile.rate()),
       number(profile.rate()), profile.timeScale(), took.toSeconds(), met, targets));
     md.append("""
@@ -552,6 +552,13 @@ final class FaultReport {
   }
 
   static final String FAULT_SECTION = "## Fault runs (`load/run-faults.sh`)";
+
+  /** The {@code --only} of a run that left scenarios out, so its report says which it ran. */
+  private static String only(List<Result> results) {
+    return results.size() == SCENARIOS.size()
+      ? ""
+      : " --only " + results.stream().map(r -> r.scenario().id()).collect(Collectors.joining());
+  }
 
   private static String applied(Result r) {
     if (!r.loggedOut()) {
