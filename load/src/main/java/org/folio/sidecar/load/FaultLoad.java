@@ -33,8 +33,16 @@ final class FaultLoad implements AutoCloseable {
     /** A staff user's PUT to inventory-storage: staff do not hold that permission, so anything but 403 is wrong. */
     DENIED,
     /** GET /users/{id} with the token of the session a scenario logs out. */
-    LOGOUT_PROBE
+    LOGOUT_PROBE,
+    /**
+     * A call of circulation's to mod-source-record-storage, which it does not require: routed by its bare-name
+     * {@code x-okapi-module-hint}, so circulation's sidecar looks the tenant's modules up at mgr-tenant-entitlements.
+     */
+    HINTED
   }
+
+  /** The module a hinted call names by its bare name. */
+  static final String HINTED_MODULE = CirculationModules.SOURCE_RECORD_STORAGE.name();
 
   /** Outcomes that are not an HTTP status. */
   static final int REFUSED = -1;
@@ -68,6 +76,7 @@ final class FaultLoad implements AutoCloseable {
   private final Supplier<List<Caller>> staff;
   private volatile Caller logoutProbe;
   private volatile boolean probing;
+  private volatile boolean hinting;
 
   FaultLoad(Duration timeout, String circulation, String inventoryStorage, String users,
     Supplier<List<Caller>> staff, Caller logoutProbe) {
@@ -91,6 +100,11 @@ final class FaultLoad implements AutoCloseable {
     probing = on;
   }
 
+  /** Sends a hinted call with every tick while on. */
+  void hint(boolean on) {
+    hinting = on;
+  }
+
   private void tick() {
     long n = sequence.getAndIncrement();
     var callers = staff.get();
@@ -105,12 +119,19 @@ final class FaultLoad implements AutoCloseable {
       var probe = logoutProbe;
       send(Kind.LOGOUT_PROBE, probe, "GET", users + "/users/" + probe.userId(), null);
     }
+    if (hinting) {
+      send(Kind.HINTED, caller, "POST", circulation + "/source-storage/records", body);
+    }
   }
 
   private void send(Kind kind, Caller caller, String method, String url, String body) {
-    var request = HttpRequest.newBuilder(URI.create(url)).timeout(timeout)
+    var builder = HttpRequest.newBuilder(URI.create(url)).timeout(timeout)
       .header("x-okapi-tenant", caller.tenant()).header("x-okapi-token", caller.token().get())
-      .header("content-type", "application/json")
+      .header("content-type", "application/json");
+    if (kind == Kind.HINTED) {
+      builder.header("x-okapi-module-hint", HINTED_MODULE);
+    }
+    var request = builder
       .method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body))
       .build();
     long sent = System.nanoTime();

@@ -70,6 +70,15 @@ public final class FaultRun {
   static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(10);
   /** The secret store's outage: 20 production minutes, longer than its cache TTL (15). */
   static final Duration SECRET_OUTAGE = Duration.ofMinutes(20);
+  /** ROUTING_DYNAMIC_ENTITLEMENTS_CACHE_TTL's default: how long a tenant's modules, or the failure to get them, stay. */
+  static final Duration HINT_LOOKUP_TTL = Duration.ofSeconds(30);
+  /**
+   * SIDECAR_MANAGER_TIMEOUT, its default in every profile: like REQUEST_TIMEOUT a bound on one call's latency, which
+   * the compressed clock does not shorten.
+   */
+  static final Duration MANAGER_TIMEOUT = Duration.ofSeconds(10);
+  /** The size of scenario j's huge record: half of the broker's and the producer's 1-MB limit. */
+  static final int HUGE_RECORD_CHARS = 500_000;
 
   private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(1)).build();
 
@@ -89,7 +98,8 @@ public final class FaultRun {
 
   /** Everything a scenario needs from the running platform. */
   private record Platform(Profile profile, KeycloakServer keycloak, TcpProxy kafka, SidecarFleet fleet,
-    FaultRelay circulation, FaultRelay users, FaultRelay secrets, FaultLoad load, Events events) {
+    FaultRelay circulation, FaultRelay users, FaultRelay secrets, FaultLoad load, Events events, StubModules stubs,
+    List<String> topics) {
   }
 
   private static int run(List<String> args) throws Exception {
@@ -167,7 +177,8 @@ public final class FaultRun {
           () -> callers(tokens), probe.caller());
         try (load) {
           load.start(profile.rate());
-          var p = new Platform(profile, keycloak, kafka, fleet, circulation, usersRelay, secrets, load, events);
+          var p = new Platform(profile, keycloak, kafka, fleet, circulation, usersRelay, secrets, load, events, stubs,
+            List.copyOf(topics));
           // caches, connections, Keycloak and the JIT warm up before the first scenario, until the fleet answers
           // steadily: a cold fleet on a busy machine needs a minute, and a fault in it would measure the cold start
           long warmUp = warmUp(load, profile);
@@ -222,6 +233,9 @@ public final class FaultRun {
     env.put("SIDECAR_SECRET_FAILURE_CACHE_TTL", profile.scaled(SECRET_FAILURE_TTL).toMillis() + "ms");
     env.put("SIDECAR_REFUSED_TOKEN_MIN_AGE", profile.scaled(REFUSED_TOKEN_MIN_AGE).toMillis() + "ms");
     env.put("REQUEST_TIMEOUT", String.valueOf(REQUEST_TIMEOUT.toMillis()));
+    env.put("SIDECAR_MANAGER_TIMEOUT", MANAGER_TIMEOUT.toMillis() + "ms");
+    env.put("ROUTING_DYNAMIC_ENABLED", "true");
+    env.put("ROUTING_DYNAMIC_ENTITLEMENTS_CACHE_TTL", profile.scaled(HINT_LOOKUP_TTL).toMillis() + "ms");
     return env;
   }
 
@@ -267,8 +281,9 @@ public final class FaultRun {
    */
   private static FaultReport.Result scenario(Platform p, FaultReport.Scenario scenario, LogoutSession first)
     throws Exception {
-    // scenario e's session logs in when it starts, so its token is still valid when it is logged out
-    var probe = scenario.id().equals("e") ? logoutSession(p.keycloak(), first.user()) : first;
+    // scenario e's and j's session logs in when it starts, so its token is still valid when it is logged out
+    boolean logsOut = scenario.id().equals("e") || scenario.id().equals("j");
+    var probe = logsOut ? logoutSession(p.keycloak(), first.user()) : first;
     var profile = p.profile();
     var hop = p.keycloak().hop();
     int tokensBefore = hop.count(CountingHop.Kind.TOKEN);
@@ -277,11 +292,15 @@ public final class FaultRun {
     var readiness = new ConcurrentLinkedQueue<long[]>();
     var prober = Thread.ofPlatform().daemon().name("readiness").start(() -> probeReadiness(p.fleet(), readiness));
     long start = System.nanoTime();
-    long logoutAt = Long.MAX_VALUE;
+    var logout = new long[]{Long.MAX_VALUE, Long.MAX_VALUE, Long.MAX_VALUE};
+    long lookupsDuringFault = 0;
+    long badPublished = 0;
+    long badCounted = 0;
     String deliberate = "";
-    if (scenario.id().equals("e")) {
+    if (logsOut) {
       p.load().probeLogout(true, probe.caller());
     }
+    p.load().hint(scenario.id().equals("i"));
     sleep(Duration.ofSeconds(profile.beforeSeconds()));
     long faultAt = System.nanoTime();
     var duration = profile.scaled(scenario.id().equals("g") ? SECRET_OUTAGE : OUTAGE);
@@ -313,14 +332,10 @@ public final class FaultRun {
         sleep(duration.dividedBy(2));
         // the user logs out at Keycloak (which still runs: only the sidecars' way to it is cut) and
         // mod-login-keycloak publishes the event
-        int status = p.keycloak().admin().postForm("/realms/" + probe.user().tenant()
-          + "/protocol/openid-connect/logout",
-          Map.of("client_id", probe.user().tenant() + "-login-application",
-            "client_secret", TestTenant.LOGIN_SECRET, "refresh_token", probe.refreshToken()));
-        p.events().logout(probe.user().tenant(), probe.user().userId(), probe.sessionId());
-        logoutAt = System.nanoTime();
+        int status = logOutAtKeycloak(p, probe);
+        logout = publishLogout(p, probe);
         extra = "Keycloak's logout answered " + status;
-        sleep(duration.dividedBy(2));
+        sleepUntil(faultAt + duration.toNanos());
         hop.restore();
       }
       case "f" -> {
@@ -344,12 +359,45 @@ public final class FaultRun {
         sleep(duration);
         p.users().mode(FaultRelay.Mode.PASS, 0);
       }
+      case "i" -> {
+        long lookupsBefore = p.stubs().moduleLookups();
+        p.stubs().moduleLookups(FaultRelay.Mode.UNAVAILABLE, 0);
+        sleep(duration.dividedBy(2));
+        p.stubs().moduleLookups(FaultRelay.Mode.SLOW, MANAGER_TIMEOUT.toMillis() * 3 / 2);
+        sleep(duration.dividedBy(2));
+        p.stubs().moduleLookups(FaultRelay.Mode.PASS, 0);
+        lookupsDuringFault = p.stubs().moduleLookups() - lookupsBefore;
+      }
+      case "j" -> {
+        var skippedBefore = skipped(p.fleet());
+        int status = logOutAtKeycloak(p, probe);
+        int bad = 0;
+        for (var topic : p.topics()) {
+          for (var record : badRecords()) {
+            p.events().send(topic, record);
+            bad++;
+          }
+        }
+        logout = publishLogout(p, probe);
+        sleepUntil(faultAt + duration.toNanos());
+        var skippedAfter = skipped(p.fleet());
+        var counted = new ArrayList<String>();
+        for (var module : CirculationModules.ALL) {
+          counted.add(module.name() + " " + (skippedAfter.get(module.name()) - skippedBefore.get(module.name())));
+        }
+        extra = String.format(Locale.ROOT, "Keycloak's logout answered %d; %d bad records published (%d topics x "
+          + "%d), then the LOGOUT; bad records each sidecar counted malformed, ignored or failed: %s", status, bad,
+          p.topics().size(), bad / p.topics().size(), String.join(", ", counted));
+        badPublished = bad;
+        badCounted = CirculationModules.ALL.stream().mapToLong(m -> skippedAfter.get(m.name())
+          - skippedBefore.get(m.name())).min().orElse(0);
+      }
       default -> throw new IllegalArgumentException(scenario.id());
     }
     long returnedAt = System.nanoTime();
     int tokensDuringFault = hop.count(CountingHop.Kind.TOKEN) - tokensBefore;
     sleep(Duration.ofSeconds(profile.afterSeconds()));
-    if (scenario.id().equals("e")) {
+    if (logsOut) {
       p.load().probeLogout(false, probe.caller());
     }
     long end = System.nanoTime();
@@ -363,11 +411,71 @@ public final class FaultRun {
         p.fleet().startAgain(module.name(), Duration.ofSeconds(180));
       }
     }
-    var window = new FaultReport.Window(start, faultAt, returnedAt, end, logoutAt);
+    p.load().hint(false);
+    var window = new FaultReport.Window(start, faultAt, returnedAt, end, logout[1]);
+    var logoutTimes = new FaultReport.Logout(logout[0], logout[1], logout[2]);
+    var events = new FaultReport.Figures(lookupsDuringFault, profile.scaled(HINT_LOOKUP_TTL).toMillis() / 1000.0,
+      MANAGER_TIMEOUT.toMillis() / 1000.0, badPublished, badCounted);
     return new FaultReport.Result(scenario, window, duration, List.of(), List.copyOf(readiness),
       hop.count(CountingHop.Kind.TOKEN) - tokensBefore, tokensDuringFault, hop.count(CountingHop.Kind.UMA) - umaBefore,
       restarts, deliberate, usage.peakRssBytes(), extra, profile.tenants(),
-      REQUEST_TIMEOUT.toMillis() / 1000.0, profile.scaled(REFUSED_TOKEN_MIN_AGE).toMillis() / 1000.0);
+      REQUEST_TIMEOUT.toMillis() / 1000.0, profile.scaled(REFUSED_TOKEN_MIN_AGE).toMillis() / 1000.0, logoutTimes,
+      events);
+  }
+
+  /** The user logs the session out at Keycloak, as mod-login-keycloak does before it publishes the event. */
+  private static int logOutAtKeycloak(Platform p, LogoutSession probe) {
+    return p.keycloak().admin().postForm("/realms/" + probe.user().tenant() + "/protocol/openid-connect/logout",
+      Map.of("client_id", probe.user().tenant() + "-login-application", "client_secret", TestTenant.LOGIN_SECRET,
+        "refresh_token", probe.refreshToken()));
+  }
+
+  /**
+   * Publishes the session's LOGOUT; returns when (nanoTime) the send began, the broker acknowledged it, and the
+   * first sample of the probed sidecar's metrics (every 10 ms, at most 5 s) counted one more logout applied, taken
+   * when that sample was answered (Long.MAX_VALUE: not within 5 s). The sidecar is mod-users' one, which the
+   * session's probe calls.
+   */
+  private static long[] publishLogout(Platform p, LogoutSession probe) throws InterruptedException {
+    var users = CirculationModules.USERS.name();
+    long before = p.fleet().events(users, List.of("logout"), "applied");
+    long sent = System.nanoTime();
+    p.events().logout(probe.user().tenant(), probe.user().userId(), probe.sessionId());
+    long acked = System.nanoTime();
+    while (System.nanoTime() - acked < TimeUnit.SECONDS.toNanos(5)) {
+      if (p.fleet().events(users, List.of("logout"), "applied") > before) {
+        return new long[]{sent, acked, System.nanoTime()};
+      }
+      Thread.sleep(10);
+    }
+    return new long[]{sent, acked, Long.MAX_VALUE};
+  }
+
+  /**
+   * Records no sidecar can apply, for every topic: not JSON, no value (a tombstone), a JSON array, an unknown
+   * event type, and a huge object that lacks the event's fields.
+   */
+  private static List<String> badRecords() {
+    var unknown = new io.vertx.core.json.JsonObject().put("type", "UNKNOWN").put("moduleId", "mod-unknown-1.0.0")
+      .put("tenantName", "no-such-tenant").put("userId", "00000000-0000-0000-0000-000000000000")
+      .put("sessionId", "no-such-session").encode();
+    var huge = new io.vertx.core.json.JsonObject().put("padding", "x".repeat(HUGE_RECORD_CHARS)).encode();
+    return java.util.Arrays.asList("{\"moduleId\": ", null, "[1, 2, 3]", unknown, huge);
+  }
+
+  /** Per sidecar, the events it counted malformed, ignored or failed (-1: its metrics could not be read). */
+  private static Map<String, Long> skipped(SidecarFleet fleet) {
+    var kinds = List.of("discovery", "entitlement", "logout");
+    var counts = new HashMap<String, Long>();
+    for (var module : CirculationModules.ALL) {
+      long sum = 0;
+      for (var outcome : List.of("malformed", "ignored", "failed")) {
+        long count = fleet.events(module.name(), kinds, outcome);
+        sum = count < 0 || sum < 0 ? -1 : sum + count;
+      }
+      counts.put(module.name(), sum);
+    }
+    return counts;
   }
 
   /** Every 500 ms, each sidecar's readiness: {time, 1 if every sidecar answered 200 else 0}. */
@@ -403,6 +511,13 @@ public final class FaultRun {
 
   private static void sleep(Duration duration) throws InterruptedException {
     Thread.sleep(duration.toMillis());
+  }
+
+  private static void sleepUntil(long nanoTime) throws InterruptedException {
+    long left = nanoTime - System.nanoTime();
+    if (left > 0) {
+      Thread.sleep(TimeUnit.NANOSECONDS.toMillis(left));
+    }
   }
 
   private static long elapsed(long started) {

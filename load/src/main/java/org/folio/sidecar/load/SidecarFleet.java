@@ -198,6 +198,28 @@ final class SidecarFleet implements AutoCloseable {
     return found ? new long[]{hits, misses} : null;
   }
 
+  /**
+   * The platform events {@code module}'s sidecar has counted with {@code outcome} (applied, ignored, malformed,
+   * failed), summed over the kinds in {@code kinds} (discovery, entitlement, logout), from its
+   * {@code sidecar_events_total}; -1 when its metrics cannot be read.
+   */
+  long events(String module, List<String> kinds, String outcome) {
+    String metrics;
+    try {
+      metrics = get("http://127.0.0.1:" + managementPorts.get(module) + "/q/metrics").body();
+    } catch (IOException e) {
+      return -1;
+    }
+    long count = 0;
+    for (var line : metrics.split("\n")) {
+      if (line.startsWith("sidecar_events_total{") && line.contains("outcome=\"" + outcome + "\"")
+        && kinds.stream().anyMatch(kind -> line.contains("kind=\"" + kind + "\""))) {
+        count += (long) Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
+      }
+    }
+    return count;
+  }
+
   private void awaitReady(Duration timeout) throws IOException {
     long deadline = System.nanoTime() + timeout.toNanos();
     var pending = new ArrayList<>(processes.keySet());

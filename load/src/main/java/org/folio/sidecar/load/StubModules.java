@@ -80,6 +80,9 @@ final class StubModules implements AutoCloseable {
   private final AtomicLong discoveryHits = new AtomicLong();
   private final AtomicLong moduleRequests = new AtomicLong();
   private final AtomicLong permissionLookups = new AtomicLong();
+  private final AtomicLong moduleLookups = new AtomicLong();
+  private volatile FaultRelay.Mode moduleLookupMode = FaultRelay.Mode.PASS;
+  private volatile long moduleLookupDelayMillis;
 
   StubModules(long serviceMillis) {
     this.serviceMillis = serviceMillis;
@@ -121,7 +124,9 @@ final class StubModules implements AutoCloseable {
   }
 
   /**
-   * mgr-applications, mgr-tenant-entitlements and mgr-tenants for the run's modules and tenants, and
+   * mgr-applications (bootstraps, and the discovery of a module a hint names), mgr-tenant-entitlements (each
+   * tenant holds every module; the lookup of a tenant's modules, {@code includeModules=true}, can fail: see
+   * {@link #moduleLookups(FaultRelay.Mode, long)}) and mgr-tenants for the run's modules and tenants, and
    * mod-users-keycloak's desired-permission lookup (every staff user holds every desired permission).
    */
   void startManagers(int port, Map<String, String> discovery, List<String> tenants) {
@@ -136,6 +141,9 @@ final class StubModules implements AutoCloseable {
     var entitlementsBody = new JsonObject().put("entitlements", entitlements).put("totalRecords", entitlements.size())
       .toBuffer();
     var tenantsBody = new JsonObject().put("tenants", tenantList).put("totalRecords", tenantList.size()).toBuffer();
+    var moduleIds = new JsonArray(CirculationModules.ALL.stream().map(CirculationModules.Module::id).toList());
+    var withModules = new JsonObject().put("entitlements", new JsonArray().add(new JsonObject()
+      .put("applicationId", "app-circulation-1.0.0").put("modules", moduleIds))).put("totalRecords", 1).toBuffer();
     listen(port, request -> {
       var path = request.path();
       var response = request.response().putHeader("content-type", "application/json");
@@ -143,6 +151,19 @@ final class StubModules implements AutoCloseable {
         permissionLookups.incrementAndGet();
         var held = new JsonObject().put("permissions", new JsonArray(request.params().getAll("desiredPermissions")));
         later(() -> response.end(held.toBuffer()));
+      } else if (path.startsWith("/modules/") && path.endsWith("/discovery")) {
+        var module = CirculationModules.ALL.stream().filter(m -> path.equals("/modules/" + m.id() + "/discovery"))
+          .findFirst();
+        response.setStatusCode(module.isPresent() ? 200 : 404).end(module.isEmpty()
+          ? "{}"
+          : new JsonObject().put("location", discovery.get(module.get().name())).encode());
+      } else if (path.equals("/entitlements") && "true".equals(request.getParam("includeModules"))) {
+        moduleLookups.incrementAndGet();
+        switch (moduleLookupMode) {
+          case UNAVAILABLE -> response.setStatusCode(503).end("{\"errors\":[{\"message\":\"unavailable\"}]}");
+          case SLOW -> vertx.setTimer(moduleLookupDelayMillis, id -> response.end(withModules));
+          default -> response.end(withModules);
+        }
       } else if (path.startsWith("/modules/")) {
         var module = CirculationModules.ALL.stream().filter(m -> path.equals("/modules/" + m.id())).findFirst();
         if (module.isEmpty()) {
@@ -179,6 +200,17 @@ final class StubModules implements AutoCloseable {
   /** Desired-permission lookups the sidecars have made at mod-users-keycloak. */
   long permissionLookups() {
     return permissionLookups.get();
+  }
+
+  /** Lookups of a tenant's modules at mgr-tenant-entitlements (what a bare-name module hint needs). */
+  long moduleLookups() {
+    return moduleLookups.get();
+  }
+
+  /** From now on the lookup of a tenant's modules answers 503 (UNAVAILABLE), late (SLOW) or at once (PASS). */
+  void moduleLookups(FaultRelay.Mode mode, long delayMillis) {
+    moduleLookupDelayMillis = delayMillis;
+    moduleLookupMode = mode;
   }
 
   long discoveryHits() {
