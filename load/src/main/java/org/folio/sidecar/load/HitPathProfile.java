@@ -3,7 +3,6 @@ package org.folio.sidecar.load;
 import com.sun.tools.attach.VirtualMachine;
 import java.io.IOException;
 import java.io.InputStream;
-import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -18,9 +17,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import javax.management.remote.JMXConnector;
-import javax.management.remote.JMXConnectorFactory;
-import javax.management.remote.JMXServiceURL;
 import org.folio.sidecar.testkit.FolioRealms;
 import org.folio.sidecar.testkit.FreePorts;
 import org.folio.sidecar.testkit.KeycloakServer;
@@ -131,7 +127,7 @@ public final class HitPathProfile {
         }
         log("%s: warming the sidecar up for %d s", label, warmUp);
         ClosedLoop.wrk(wrk, urls.get("sidecar") + "/users/" + caller.userId(), caller, connections, warmUp);
-        var allocation = new Allocation(sidecar.pid());
+        var allocation = new AttachedJvm(sidecar.pid());
         section.append("Load average before: ").append(loadAverage()).append("\n\n")
           .append("| path | requests/s | p50 ms | p99 ms | failed | sidecar CPU ms per request | sidecar bytes "
             + "allocated per request |\n| --- | ---: | ---: | ---: | ---: | ---: | ---: |\n");
@@ -193,45 +189,6 @@ public final class HitPathProfile {
       }
     }
     return section.toString();
-  }
-
-  /** The sidecar's bytes allocated over all its threads, read through JMX attached to the process. */
-  private static final class Allocation implements AutoCloseable {
-    private final JMXConnector connector;
-    private final com.sun.management.ThreadMXBean threads;
-
-    Allocation(long pid) throws Exception {
-      var vm = VirtualMachine.attach(String.valueOf(pid));
-      try {
-        connector = JMXConnectorFactory.connect(new JMXServiceURL(vm.startLocalManagementAgent()));
-      } finally {
-        vm.detach();
-      }
-      threads = ManagementFactory.newPlatformMXBeanProxy(connector.getMBeanServerConnection(),
-        ManagementFactory.THREAD_MXBEAN_NAME, com.sun.management.ThreadMXBean.class);
-    }
-
-    long bytes() {
-      return threads.getTotalThreadAllocatedBytes();
-    }
-
-    /** The heap after a full GC right after the load (the live set), beside the process's RSS then. */
-    String liveSet(ProcessHandle process) throws IOException {
-      var memory = ManagementFactory.newPlatformMXBeanProxy(connector.getMBeanServerConnection(),
-        ManagementFactory.MEMORY_MXBEAN_NAME, java.lang.management.MemoryMXBean.class);
-      memory.gc();
-      var heap = memory.getHeapMemoryUsage();
-      var nonHeap = memory.getNonHeapMemoryUsage();
-      var meter = ProcessMeter.start(List.of(process));
-      long rss = meter.stop().peakRssBytes();
-      return "After a full GC right after the load: heap used %d MiB (committed %d MiB), non-heap used %d MiB, RSS %d MiB."
-        .formatted(heap.getUsed() >> 20, heap.getCommitted() >> 20, nonHeap.getUsed() >> 20, rss >> 20);
-    }
-
-    @Override
-    public void close() throws IOException {
-      connector.close();
-    }
   }
 
   private static void agent(long pid, Path library, String command) throws Exception {

@@ -101,7 +101,7 @@ final class SidecarFleet implements AutoCloseable {
    * does with a pod's stdout. Were the file the process's stdout, a disk stall (a journal commit) would block the
    * sidecar's event loop in the middle of a write, which no sidecar in a pod sees.
    */
-  private static void copyConsole(Process process, Path log) {
+  static void copyConsole(Process process, Path log) {
     Thread.ofPlatform().daemon().name("console-" + log.getFileName()).start(() -> {
       try (var in = process.getInputStream(); var out = Files.newOutputStream(log)) {
         in.transferTo(out);

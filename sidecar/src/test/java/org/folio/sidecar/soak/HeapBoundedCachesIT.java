@@ -9,10 +9,6 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
-import java.security.KeyPair;
-import java.security.KeyPairGenerator;
-import java.security.interfaces.ECPublicKey;
-import java.security.spec.ECGenParameterSpec;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -25,11 +21,8 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import org.folio.sidecar.support.PackagedSidecar;
 import org.folio.sidecar.testkit.FreePorts;
+import org.folio.sidecar.testkit.GrantingKeycloak;
 import org.folio.sidecar.testkit.TestModule;
-import org.folio.sidecar.testkit.Tokens;
-import io.vertx.core.json.JsonObject;
-import org.jose4j.jwk.EllipticCurveJsonWebKey;
-import org.jose4j.jwk.JsonWebKeySet;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -54,11 +47,7 @@ class HeapBoundedCachesIT {
 
   @Test
   void aWorkingSetBeyondTheHeapStaysWithinItsBudgets() throws Exception {
-    var realmKey = KeyPairGenerator.getInstance("EC");
-    realmKey.initialize(new ECGenParameterSpec("secp256r1"));
-    var keys = realmKey.generateKeyPair();
-    var umaCalls = new AtomicLong();
-    var keycloak = keycloakStub(keys, umaCalls);
+    var keycloak = GrantingKeycloak.start("soak");
     var module = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
     module.createContext("/", exchange -> {
       exchange.getRequestBody().readAllBytes();
@@ -69,8 +58,8 @@ class HeapBoundedCachesIT {
     module.start();
     var descriptor = Files.createTempFile("descriptor", ".json");
     Files.writeString(descriptor, TestModule.descriptor().encode());
-    var kcUrl = "http://127.0.0.1:" + keycloak.getAddress().getPort();
-    var tokens = tokens(keys, kcUrl);
+    var kcUrl = keycloak.url();
+    var tokens = keycloak.tokens(USERS, 3600);
 
     int port = FreePorts.next();
     var env = new HashMap<String, String>();
@@ -118,7 +107,7 @@ class HeapBoundedCachesIT {
         + "offered %d (working set %d), held %.0f; hit ratio %.3f; UMA calls %d; decision cache weight %.1f of %.1f MiB; added "
         + "latency p50 %.2f ms, p99 %.2f ms, max %.2f ms; max RSS %d MiB; GC pauses %s%n", LOAD_SECONDS, WORKERS,
         all.length, failures.get(), offered.size(), USERS * ENDPOINTS.length, held, hits / (hits + misses),
-        umaCalls.get(), weight / 1048576,
+        keycloak.umaCalls(), weight / 1048576,
         bound / 1048576, percentile(all, 0.50), percentile(all, 0.99), percentile(all, 1.0), maxRss.get() / 1024,
         gcPauses(metrics));
       System.out.println(output.lines().filter(line -> line.contains("Cache bounds")).findFirst().orElse(""));
@@ -134,7 +123,7 @@ class HeapBoundedCachesIT {
       assertThat(bound).isLessThanOrEqualTo(64L << 20);
       assertThat(maxRss.get()).as("RSS under the chart's 256Mi limit").isLessThan(LIMIT_KIB);
     } finally {
-      keycloak.stop(0);
+      keycloak.close();
       module.stop(0);
       Files.deleteIfExists(descriptor);
     }
@@ -166,47 +155,6 @@ class HeapBoundedCachesIT {
         firstFailure.compareAndSet(null, e.toString());
       }
     }
-  }
-
-  /** Keycloak for realm {@code soak}: its keys, and a grant for every UMA question. */
-  private static HttpServer keycloakStub(KeyPair keys, AtomicLong umaCalls) throws Exception {
-    var jwk = new EllipticCurveJsonWebKey((ECPublicKey) keys.getPublic());
-    jwk.setKeyId("soak-key");
-    jwk.setUse("sig");
-    jwk.setAlgorithm("ES256");
-    var jwks = new JsonWebKeySet(jwk).toJson().getBytes(StandardCharsets.UTF_8);
-    var grant = "{\"result\":true}".getBytes(StandardCharsets.UTF_8);
-    var server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
-    server.createContext("/realms/soak/protocol/openid-connect/certs", exchange -> {
-      exchange.getResponseHeaders().add("content-type", "application/json");
-      exchange.sendResponseHeaders(200, jwks.length);
-      exchange.getResponseBody().write(jwks);
-      exchange.close();
-    });
-    server.createContext("/realms/soak/protocol/openid-connect/token", exchange -> {
-      exchange.getRequestBody().readAllBytes();
-      umaCalls.incrementAndGet();
-      exchange.getResponseHeaders().add("content-type", "application/json");
-      exchange.sendResponseHeaders(200, grant.length);
-      exchange.getResponseBody().write(grant);
-      exchange.close();
-    });
-    server.setExecutor(java.util.concurrent.Executors.newFixedThreadPool(4));
-    server.start();
-    return server;
-  }
-
-  /** One access token per user, each with its own session: as FOLIO's users log in. */
-  private static List<String> tokens(KeyPair keys, String kcUrl) {
-    long now = System.currentTimeMillis() / 1000;
-    var tokens = new ArrayList<String>(USERS);
-    for (int u = 0; u < USERS; u++) {
-      var claims = new JsonObject().put("iss", kcUrl + "/realms/soak").put("typ", "Bearer")
-        .put("azp", "soak-login-application").put("sub", "kc-" + u).put("user_id", new java.util.UUID(7, u).toString())
-        .put("sid", new java.util.UUID(11, u).toString()).put("iat", now).put("exp", now + 3600);
-      tokens.add(Tokens.sign(claims, keys.getPrivate(), "soak-key", "ES256"));
-    }
-    return tokens;
   }
 
   private static long[] merge(List<long[]> perWorker) {
