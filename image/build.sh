@@ -45,7 +45,7 @@ if ! "${PODMAN[@]}" image exists "$BASE"; then
   # the image's user has a name and a home, as the JVM asks for them (user.name, user.home)
   printf 'root:x:0:0:root:/root:/bin/sh\nsidecar:x:185:0:sidecar:/deployments:/bin/sh\n' >"$WORK/base/etc/passwd"
   printf 'root:x:0:\n' >"$WORK/base/etc/group"
-  tar -C "$WORK/base" --owner=0 --group=0 -c . | "${PODMAN[@]}" import - "$BASE" >/dev/null
+  tar -C "$WORK/base" --owner=0 --group=0 -c . | "${PODMAN[@]}" import --quiet - "$BASE" >/dev/null
 fi
 
 echo "[image] jlink runtime"
