@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
 # Builds the sidecar's container image here, with no registry: ./image/build.sh
-#   1. a Debian bookworm minbase root file system (ca-certificates, tzdata) made by mmdebstrap, imported as
-#      localhost/deb-base:bookworm (cached under target/image/);
+#   1. a root file system with only what the JVM and the ENTRYPOINT need: glibc and dash (the shell that expands
+#      operators' $JAVA_OPTS), taken from Debian bookworm's packages by mmdebstrap, imported as
+#      localhost/sidecar-base:bookworm-glibc (cached); Java brings its own CA certificates, time zones and zlib;
 #   2. a jlink runtime from the build's JDK with the modules in image/jlink-modules.txt (what jdeps reports
 #      for the packaged app, plus TLS/DNS providers);
-#   3. image/Containerfile on top, tagged folioorg/folio-caching-sidecar:<version> (the name k8s/ deploys),
+#   3. image/Containerfile on top; one run of it on the demo's traffic (image/start-times.sh: Keycloak, tenants,
+#      stub module) trains the JDK's AOT cache, which image/Containerfile.aot adds as the last layer;
+#   4. tagged folioorg/folio-caching-sidecar:<version> (the name k8s/ deploys),
 #      saved as an OCI archive target/image/folio-caching-sidecar.tar for `skopeo copy` to any registry.
 # Needs root (apt-get for podman, umoci, mmdebstrap, runc, skopeo when missing) and Debian's package mirror.
 set -euo pipefail
@@ -29,12 +32,20 @@ if [ ! -d sidecar/target/quarkus-app ]; then
   ./mvnw -q -B package -pl sidecar -am -Dmaven.test.skip=true
 fi
 mkdir -p "$WORK"
-if ! "${PODMAN[@]}" image exists localhost/deb-base:bookworm; then
-  if [ ! -f "$WORK/rootfs.tar" ]; then
-    echo "[image] making the Debian minbase root file system"
-    mmdebstrap --quiet --variant=minbase --include=ca-certificates,tzdata bookworm "$WORK/rootfs.tar"
+BASE=localhost/sidecar-base:bookworm-glibc
+if ! "${PODMAN[@]}" image exists "$BASE"; then
+  if [ ! -f "$WORK/packages.tar" ]; then
+    echo "[image] fetching glibc and dash from Debian bookworm"
+    # extract: unpacked, never installed, so no maintainer scripts and none of dpkg's own files are needed
+    mmdebstrap --quiet --variant=extract --include=libc6,dash bookworm "$WORK/packages.tar"
   fi
-  "${PODMAN[@]}" import "$WORK/rootfs.tar" localhost/deb-base:bookworm >/dev/null
+  rm -rf "$WORK/base" && mkdir -p "$WORK/base/etc" "$WORK/base/tmp"
+  tar -xf "$WORK/packages.tar" -C "$WORK/base" ./lib/x86_64-linux-gnu ./lib64 ./bin/dash ./bin/sh
+  chmod 1777 "$WORK/base/tmp"
+  # the image's user has a name and a home, as the JVM asks for them (user.name, user.home)
+  printf 'root:x:0:0:root:/root:/bin/sh\nsidecar:x:185:0:sidecar:/deployments:/bin/sh\n' >"$WORK/base/etc/passwd"
+  printf 'root:x:0:\n' >"$WORK/base/etc/group"
+  tar -C "$WORK/base" --owner=0 --group=0 -c . | "${PODMAN[@]}" import --quiet - "$BASE" >/dev/null
 fi
 
 echo "[image] jlink runtime"
@@ -43,8 +54,29 @@ rm -rf "$WORK/context" && mkdir -p "$WORK/context"
   --no-header-files --compress=zip-6 --output "$WORK/context/jre"
 cp -r sidecar/target/quarkus-app "$WORK/context/quarkus-app"
 
-echo "[image] building $IMAGE"
-"${PODMAN[@]}" build --quiet -f image/Containerfile -t "$IMAGE" "$WORK/context" >/dev/null
+TRAINED=localhost/folio-caching-sidecar-untrained:$VERSION
+echo "[image] building $TRAINED"
+"${PODMAN[@]}" build --quiet -f image/Containerfile -t "$TRAINED" "$WORK/context" >/dev/null
+
+# The AOT cache: one run of the untrained image, with the image's own JAVA_OPTS (so the cache fits them), on the
+# demo's traffic (allowed, denied, bad token, egress); the JVM writes the cache when it ends.
+echo "[image] training the AOT cache on the demo's traffic"
+rm -rf "$WORK/aot" && mkdir -p "$WORK/aot" && chmod 777 "$WORK/aot"
+START_TIMES_PODMAN_OPTS="--name sidecar-aot-training -v $PWD/$WORK/aot:/aot \
+  -e JAVA_AOT_OPTS=-XX:AOTCacheOutput=/aot/app.aot" \
+  image/start-times.sh --image "$TRAINED" --runs 1 --traffic 200 --logs "$WORK/aot-training"
+# podman's client is left to its container when the demo ends: wait for the cache to be written (bounded)
+for _ in $(seq 300); do
+  "${PODMAN[@]}" container exists sidecar-aot-training || break
+  sleep 1
+done
+if [ ! -s "$WORK/aot/app.aot" ]; then
+  echo "[image] no AOT cache written; see $WORK/aot-training/run-1.log" >&2
+  exit 1
+fi
+echo "[image] building $IMAGE with the AOT cache ($(stat -c %s "$WORK/aot/app.aot") bytes)"
+"${PODMAN[@]}" build --quiet -f image/Containerfile.aot --build-arg TRAINED="$TRAINED" -t "$IMAGE" "$WORK/aot" \
+  >/dev/null
 # the previous build of the tag is left untagged; repeated builds on one machine would pile them up
 "${PODMAN[@]}" image prune -f >/dev/null
 rm -f "$WORK/folio-caching-sidecar.tar"

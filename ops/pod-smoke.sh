@@ -26,10 +26,8 @@ default_ulimits = ["nofile=20000:20000", "nproc=4096:4096"]
 CONF
 export CONTAINERS_CONF="$context/containers.conf"
 cp "$(command -v busybox)" "$context/busybox"
-"${PODMAN[@]}" run --rm --entrypoint cat localhost/deb-base:bookworm /etc/passwd > "$context/passwd"
-echo "folio:x:1000:1000:folio:/www:/usr/sbin/nologin" >> "$context/passwd"
-"${PODMAN[@]}" run --rm --entrypoint cat localhost/deb-base:bookworm /etc/group > "$context/group"
-echo "folio:x:1000:" >> "$context/group"
+printf 'root:x:0:0:root:/root:/bin/sh\nfolio:x:1000:1000:folio:/www:/usr/sbin/nologin\n' > "$context/passwd"
+printf 'root:x:0:\nfolio:x:1000:\n' > "$context/group"
 mkdir -p "$context/www/items" "$context/www/admin"
 echo '{"module":"mod-items"}' > "$context/www/items/1"
 echo '{"status":"UP"}' > "$context/www/admin/health"
