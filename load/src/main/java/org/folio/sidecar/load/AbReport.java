@@ -47,7 +47,7 @@ final class AbReport {
       LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm")),
       Runtime.getRuntime().availableProcessors(), wallTime.toSeconds(), profile.name(), profile.tenants(),
       profile.usersPerTenant(), profile.durationSeconds(), number(profile.rate()), number(profile.importRate()),
-      profile.tokenLifespanSeconds(), refreshes, refreshFailures, AbRun.STUB_SERVICE_MILLIS, AbRun.SIDECAR_JVM_OPTIONS);
+      profile.tokenLifespanSeconds(), refreshes, refreshFailures, AbRun.STUB_SERVICE_MILLIS, ShippedJvmOptions.line());
     report.line("");
     boolean otherBuild = !base.getFirst().command().equals(opt.getFirst().command());
     if (otherBuild) {

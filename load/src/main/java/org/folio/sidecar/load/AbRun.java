@@ -6,7 +6,6 @@ import java.time.Duration;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Collections;
 import java.util.EnumMap;
 import java.util.HashMap;
@@ -94,7 +93,6 @@ public final class AbRun {
     "tiny", new Profile("tiny", 3, 2, 500, 2, 1, 0.03, 100, 2, 2, 3, 2));
   static final int STUB_SERVICE_MILLIS = 2;
   static final String ADMIN_SECRET = "backend-admin-secret-0123456789";
-  static final String SIDECAR_JVM_OPTIONS = "-Xms64m -Xmx256m";
 
   private AbRun() {
   }
@@ -195,7 +193,7 @@ public final class AbRun {
         boolean baseline = variant.equals("baseline");
         var logs = Files.createDirectories(out.resolve("logs").resolve(runDir));
         var ownBuild = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
-        ownBuild.addAll(Arrays.asList(SIDECAR_JVM_OPTIONS.split(" ")));
+        ownBuild.addAll(ShippedJvmOptions.list());
         ownBuild.add(JvmPauses.jvmOption(logs));
         ownBuild.addAll(List.of("-jar", project.resolve("sidecar/target/quarkus-app/quarkus-run.jar").toString()));
         var command = baseline ? baselineCommand.orElse(ownBuild) : ownBuild;

@@ -167,7 +167,7 @@ public final class FaultRun {
       env.put("SECRET_STORE_TYPE", "FSSP");
       env.put("SECRET_STORE_FSSP_ADDRESS", "http://127.0.0.1:" + secrets.port());
       var command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
-      command.addAll(List.of(AbRun.SIDECAR_JVM_OPTIONS.split(" ")));
+      command.addAll(ShippedJvmOptions.list());
       command.addAll(List.of("-jar", project.resolve("sidecar/target/quarkus-app/quarkus-run.jar").toString()));
       try (var fleet = SidecarFleet.start(command, env, platform, sidecarSees, sidecarPorts, Map.of(), logs)) {
         log("6 sidecars ready after %d s", elapsed(started));

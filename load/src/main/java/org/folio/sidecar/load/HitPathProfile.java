@@ -65,7 +65,7 @@ public final class HitPathProfile {
     var report = new StringBuilder();
     report.append("# Hit-path profile\n\n").append("`load/profile.sh ").append(String.join(" ", args))
       .append("`: one tenant, one user, `GET /users/{id}` (a decision-cache hit) through one packaged sidecar (")
-      .append(AbRun.SIDECAR_JVM_OPTIONS).append("), wrk ").append(connections).append(" connections, ")
+      .append(ShippedJvmOptions.line()).append("), wrk ").append(connections).append(" connections, ")
       .append(seconds).append(" s per figure after ").append(warmUp).append(" s of warm-up.\n\n");
     var file = out.resolve("measurements.md");
     Files.writeString(file, report);
@@ -105,7 +105,7 @@ public final class HitPathProfile {
       var platform = new SidecarFleet.Platform(keycloakUrl, "http://127.0.0.1:" + managersPort, List.of(TENANT),
         AbRun.ADMIN_SECRET, TestTenant.SERVICE_SECRET);
       var command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
-      command.addAll(Arrays.asList(AbRun.SIDECAR_JVM_OPTIONS.split(" ")));
+      command.addAll(ShippedJvmOptions.list());
       // frames between safepoints, and no warning when the profiler is attached
       command.addAll(List.of("-XX:+UnlockDiagnosticVMOptions", "-XX:+DebugNonSafepoints",
         "-XX:+EnableDynamicAgentLoading", "-jar",

@@ -1,0 +1,42 @@
+package org.folio.sidecar.load;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The JVM options the image ships ({@code JAVA_OPTS} in image/Containerfile): the harnesses run the sidecar as an
+ * operator would get it, so the footprint they report is the image's, and a change of the options there cannot
+ * leave the benchmarks measuring another configuration.
+ */
+final class ShippedJvmOptions {
+
+  private static final Pattern JAVA_OPTS = Pattern.compile("^ENV JAVA_OPTS=\"([^\"]*)\"\\s*$");
+
+  private ShippedJvmOptions() {
+  }
+
+  /** The options, read from {@code image/Containerfile} of the project the harness runs in (its working directory). */
+  static List<String> list() {
+    var containerfile = Path.of("image/Containerfile");
+    try {
+      return Files.readAllLines(containerfile).stream()
+        .map(JAVA_OPTS::matcher)
+        .filter(Matcher::matches)
+        .findFirst()
+        .map(match -> List.of(match.group(1).trim().split("\\s+")))
+        .orElseThrow(() -> new IllegalStateException(containerfile + " sets no JAVA_OPTS"));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** The options as one line, for reports. */
+  static String line() {
+    return String.join(" ", list());
+  }
+}
