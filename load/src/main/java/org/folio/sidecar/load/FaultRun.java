@@ -303,6 +303,8 @@ public final class FaultRun {
     p.load().hint(scenario.id().equals("i"));
     sleep(Duration.ofSeconds(profile.beforeSeconds()));
     long faultAt = System.nanoTime();
+    // the window before the fault has its own renewals (refresh-ahead); "during the fault" starts here
+    int tokensAtFault = hop.count(CountingHop.Kind.TOKEN);
     var duration = profile.scaled(scenario.id().equals("g") ? SECRET_OUTAGE : OUTAGE);
     var circulation = CirculationModules.CIRCULATION.name();
     String extra = "";
@@ -395,7 +397,7 @@ public final class FaultRun {
       default -> throw new IllegalArgumentException(scenario.id());
     }
     long returnedAt = System.nanoTime();
-    int tokensDuringFault = hop.count(CountingHop.Kind.TOKEN) - tokensBefore;
+    int tokensDuringFault = hop.count(CountingHop.Kind.TOKEN) - tokensAtFault;
     sleep(Duration.ofSeconds(profile.afterSeconds()));
     if (logsOut) {
       p.load().probeLogout(false, probe.caller());
