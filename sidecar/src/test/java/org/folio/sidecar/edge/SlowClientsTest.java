@@ -29,7 +29,7 @@ import org.junit.jupiter.api.Test;
   @ResourceArg(name = "edge.request-head-timeout", value = "1s")})
 class SlowClientsTest {
 
-  private static final int SLOW_CONNECTIONS = 1000;
+  private static final int SLOW_CONNECTIONS = 3000;
   private static final int SLACK_MILLIS = 4000;
   private static final byte[] HALF_HEAD = "GET /public/info HTTP/1.1\r\nHost: x\r\nx-okapi-tenant: al"
     .getBytes(StandardCharsets.US_ASCII);
