@@ -4,19 +4,15 @@ import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.Vertx;
 import java.time.Duration;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.function.Supplier;
-import org.folio.sidecar.config.PlatformConfig;
 import org.folio.sidecar.config.RetryConfig;
 import org.jboss.logging.Logger;
 
 /**
  * What the sidecar loads from the platform (routes, entitlements): loaded at start, retried with upstream's
- * backoff, and re-read every interval until {@link #stop()}. Start-up waits a bounded time for the first load, so
- * the sidecar normally opens its port ready to serve; if a manager is down it opens anyway, answers 503, and the
- * reloads keep trying (upstream exits after its last retry).
+ * backoff, and re-read every interval until {@link #stop()}. Start-up waits a bounded time for the first load
+ * ({@link StartupLoads}), so the sidecar normally opens its port ready to serve; if a manager is down it opens anyway,
+ * answers 503, and the reloads keep trying (upstream exits after its last retry).
  */
 public final class PeriodicReload {
 
@@ -30,14 +26,14 @@ public final class PeriodicReload {
     this.timerId = timerId;
   }
 
-  /** Starts the reloads and returns once the first load succeeded, failed for good, or the start-up wait ran out. */
-  public static PeriodicReload start(Vertx vertx, RetryConfig retry, PlatformConfig platform, Duration interval,
+  /** Starts the reloads; start-up awaits the first load with the others ({@link StartupLoads}). */
+  public static PeriodicReload start(Vertx vertx, RetryConfig retry, StartupLoads startup, Duration interval,
     Supplier<Future<?>> load, String what) {
     long timerId = vertx.setPeriodic(interval.toMillis(), id -> load.get()
       .onFailure(error -> LOGGER.warnf("Reloading %s failed (%s); the current one stays", what, error.getMessage())));
     var firstLoad = Promise.<Void>promise();
     attempt(vertx, retry, load, what, 0, retry.minDelay().toMillis(), firstLoad);
-    awaitFirst(firstLoad.future(), platform.startupWait(), what);
+    startup.add(what, firstLoad.future());
     return new PeriodicReload(vertx, timerId);
   }
 
@@ -58,17 +54,5 @@ public final class PeriodicReload {
       long next = (long) Math.min((double) retry.maxDelay().toMillis(), delayMillis * retry.backoffFactor());
       vertx.setTimer(Math.max(1, delayMillis), id -> attempt(vertx, retry, load, what, retries + 1, next, done));
     });
-  }
-
-  private static void awaitFirst(Future<Void> firstLoad, Duration wait, String what) {
-    try {
-      firstLoad.toCompletionStage().toCompletableFuture().get(wait.toMillis(), TimeUnit.MILLISECONDS);
-    } catch (TimeoutException e) {
-      LOGGER.warnf("Starting without %s after %d ms; requests get 503 until they load", what, wait.toMillis());
-    } catch (ExecutionException e) {
-      LOGGER.warnf("Starting without %s: %s", what, (e.getCause() == null ? e : e.getCause()).getMessage());
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
   }
 }

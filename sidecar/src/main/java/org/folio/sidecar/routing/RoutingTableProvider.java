@@ -18,8 +18,8 @@ import org.folio.sidecar.config.ConfigValidator;
 import org.folio.sidecar.config.EgressConfig;
 import org.folio.sidecar.config.ModuleConfig;
 import org.folio.sidecar.config.RetryConfig;
-import org.folio.sidecar.config.PlatformConfig;
 import org.folio.sidecar.platform.PeriodicReload;
+import org.folio.sidecar.platform.StartupLoads;
 import org.folio.sidecar.platform.PlatformClient;
 import org.jboss.logging.Logger;
 import org.jspecify.annotations.Nullable;
@@ -41,23 +41,23 @@ public class RoutingTableProvider {
   private final Vertx vertx;
   private final PlatformClient platform;
   private final RetryConfig retry;
-  private final PlatformConfig platformConfig;
+  private final StartupLoads startup;
   private volatile ModuleRoutes routes = ModuleRoutes.NONE;
   private volatile boolean loaded;
   private @Nullable PeriodicReload reloads;
 
   RoutingTableProvider(ModuleConfig moduleConfig, EgressConfig egressConfig, Vertx vertx, PlatformClient platform,
-    RetryConfig retry, PlatformConfig platformConfig) {
+    RetryConfig retry, StartupLoads startup) {
     this.moduleConfig = moduleConfig;
     this.egressConfig = egressConfig;
     this.vertx = vertx;
     this.platform = platform;
     this.retry = retry;
-    this.platformConfig = platformConfig;
+    this.startup = startup;
   }
 
-  // before the other start-up observers, which may wait on the network for seconds: a bad descriptor file is
-  // a configuration error and stops the sidecar at once
+  // before the other start-up observers: a bad descriptor file is a configuration error and stops the sidecar
+  // before anything else has started
   void start(@Observes @Priority(ObserverMethod.DEFAULT_PRIORITY - 1) StartupEvent event) {
     var file = moduleConfig.descriptorPath();
     if (file.isPresent()) {
@@ -65,7 +65,7 @@ public class RoutingTableProvider {
       loaded = true;
       return;
     }
-    reloads = PeriodicReload.start(vertx, retry, platformConfig, egressConfig.discoveryRefreshInterval(), this::reload,
+    reloads = PeriodicReload.start(vertx, retry, startup, egressConfig.discoveryRefreshInterval(), this::reload,
       "routes from mgr-applications");
   }
 

@@ -22,10 +22,10 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Consumer;
 import org.folio.sidecar.config.ConfigValidator;
 import org.folio.sidecar.config.ModuleConfig;
-import org.folio.sidecar.config.PlatformConfig;
 import org.folio.sidecar.config.RetryConfig;
 import org.folio.sidecar.config.TenantConfig;
 import org.folio.sidecar.platform.PeriodicReload;
+import org.folio.sidecar.platform.StartupLoads;
 import org.folio.sidecar.platform.PlatformClient;
 import org.folio.sidecar.token.ServiceTokens;
 import org.jspecify.annotations.Nullable;
@@ -43,7 +43,7 @@ public class TenantEntitlements {
   private final Vertx vertx;
   private final PlatformClient platform;
   private final RetryConfig retry;
-  private final PlatformConfig platformConfig;
+  private final StartupLoads startup;
   private final Promise<Void> firstLoad = Promise.promise();
   private final Ticker ticker;
   private final AtomicLong lastUnknownReload;
@@ -59,13 +59,13 @@ public class TenantEntitlements {
   private @Nullable PeriodicReload reloads;
 
   TenantEntitlements(TenantConfig config, ModuleConfig module, Vertx vertx, PlatformClient platform,
-    RetryConfig retry, PlatformConfig platformConfig, Ticker ticker) {
+    RetryConfig retry, StartupLoads startup, Ticker ticker) {
     this.config = config;
     this.module = module;
     this.vertx = vertx;
     this.platform = platform;
     this.retry = retry;
-    this.platformConfig = platformConfig;
+    this.startup = startup;
     this.ticker = ticker;
     this.lastUnknownReload = new AtomicLong(ticker.read());
   }
@@ -75,7 +75,7 @@ public class TenantEntitlements {
       firstLoad.tryComplete();
       return;
     }
-    reloads = PeriodicReload.start(vertx, retry, platformConfig, config.refreshInterval(), this::reload,
+    reloads = PeriodicReload.start(vertx, retry, startup, config.refreshInterval(), this::reload,
       "tenant entitlements");
   }
 
