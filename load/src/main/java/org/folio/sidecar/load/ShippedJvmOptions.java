@@ -16,12 +16,18 @@ import java.util.regex.Pattern;
 final class ShippedJvmOptions {
 
   private static final Pattern JAVA_OPTS = Pattern.compile("^ENV JAVA_OPTS=\"([^\"]*)\"\\s*$");
+  // read once per harness run: every fleet, report line and profile of the run uses the same options
+  private static final List<String> OPTIONS = read();
 
   private ShippedJvmOptions() {
   }
 
-  /** The options, read from {@code image/Containerfile} of the project the harness runs in (its working directory). */
+  /** The options, from {@code image/Containerfile} of the project the harness runs in (its working directory). */
   static List<String> list() {
+    return OPTIONS;
+  }
+
+  private static List<String> read() {
     var containerfile = Path.of("image/Containerfile");
     try {
       return Files.readAllLines(containerfile).stream()
