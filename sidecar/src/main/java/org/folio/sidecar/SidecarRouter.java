@@ -140,6 +140,7 @@ public class SidecarRouter {
     if (ownEndpoint != null) {
       exchange.entry = ownEndpoint;
       exchange.direction = Exchange.Direction.INGRESS;
+      traceRoute(exchange);
       return ingress.process(exchange);
     }
     // tenant-scoped routing: the egress table of the request's tenant
@@ -148,6 +149,7 @@ public class SidecarRouter {
     if (dependency != null) {
       exchange.entry = dependency;
       exchange.direction = Exchange.Direction.EGRESS;
+      traceRoute(exchange);
       return egress.process(exchange, egressRoutes);
     }
     var hint = dynamicRouting ? headers.get(OkapiHeaders.MODULE_HINT) : null;
@@ -161,6 +163,14 @@ public class SidecarRouter {
       return egress.process(exchange, egressRoutes);
     }
     throw SidecarError.routeNotFound(exchange.method, exchange.path);
+  }
+
+  /** SC_LOG_LEVEL=TRACE: which way a request goes. Checked first, so that nothing is formatted when it is off. */
+  private static void traceRoute(Exchange exchange) {
+    if (LOGGER.isTraceEnabled()) {
+      LOGGER.tracef("Routing [method: %s, path: %s, tenant: %s] as %s, request id %s", exchange.method,
+        exchange.path, exchange.tenant, exchange.direction, exchange.requestId);
+    }
   }
 
   private static void checkSingleValued(MultiMap headers) {

@@ -42,6 +42,14 @@ public interface SidecarConfig {
   boolean allowCrossTenantRequests();
 
   /**
+   * SIDECAR_WILDCARD_PERMISSION_TOKEN_ONLY: an endpoint whose {@code permissionsRequired} is exactly {@code ["*"]}
+   * needs a valid token of the tenant and no Keycloak decision (upstream branch MODSIDECAR-198, not merged). Off,
+   * as upstream master: Keycloak is asked about the endpoint like any other.
+   */
+  @WithDefault("false")
+  boolean wildcardPermissionTokenOnly();
+
+  /**
    * SIDECAR_ERROR_CAUSE_IN_BODY: add the reason of an error to its body as upstream's
    * {@code parameters[{key: cause}]}, for debugging. Off: bodies hold exactly upstream's members and the reason
    * goes to the access line.

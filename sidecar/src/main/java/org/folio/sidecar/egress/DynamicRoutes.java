@@ -69,7 +69,8 @@ public class DynamicRoutes {
 
   public Future<Located> locate(String tenant, String hint) {
     if (hint.isBlank()) {
-      return Future.failedFuture(SidecarError.unknown("Module hint header is present but empty: X-Okapi-Module-Hint"));
+      return Future
+        .failedFuture(SidecarError.badRequest("Module hint header is present but empty: X-Okapi-Module-Hint"));
     }
     var versioned = VERSIONED.matcher(hint);
     boolean isId = versioned.matches() && NAME.matcher(versioned.group(1)).matches();
@@ -110,10 +111,16 @@ public class DynamicRoutes {
       if (found.size() == 1) {
         return Future.succeededFuture(found.get(0));
       }
-      return Future.failedFuture(SidecarError.unknown(found.isEmpty()
-        ? "No entitled module found for name: moduleName = " + hint + ", tenant = " + tenant
-        : "Multiple entitled modules found for name: moduleName = " + hint + ", foundModuleIds = " + found
-          + ", tenant = " + tenant));
+      // upstream's messages, with client-error statuses (upstream: 500), so that a caller does not retry them
+      if (found.isEmpty()) {
+        return Future.failedFuture(isId
+          ? SidecarError.discoveryNotFound(hint, "the tenant is not entitled to the hinted module")
+          : SidecarError.hintNotResolved(404, "No entitled module found for name: moduleName = " + hint
+            + ", tenant = " + tenant, "the tenant is not entitled to a module of that name"));
+      }
+      return Future.failedFuture(SidecarError.hintNotResolved(409, "Multiple entitled modules found for name: "
+        + "moduleName = " + hint + ", foundModuleIds = " + found + ", tenant = " + tenant,
+        "name the module by its id"));
     });
   }
 

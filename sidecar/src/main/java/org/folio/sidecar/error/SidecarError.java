@@ -138,8 +138,20 @@ public final class SidecarError extends RuntimeException {
 
   /** mgr-applications knows no discovery of a hinted module: its 404 with the message upstream passes on. */
   public static SidecarError discoveryNotFound(String moduleId) {
-    return new SidecarError(404, "WebApplicationException", "service_error",
-      "Unable to find discovery of the module with id: " + moduleId, "mgr-applications answered 404");
+    return discoveryNotFound(moduleId, "mgr-applications answered 404");
+  }
+
+  /**
+   * A hinted module id the tenant cannot reach: the 404 upstream gives for a module discovery does not know, so
+   * a caller cannot tell "not entitled" from "not deployed" and never retries a client error.
+   */
+  public static SidecarError discoveryNotFound(String moduleId, String reason) {
+    return hintNotResolved(404, "Unable to find discovery of the module with id: " + moduleId, reason);
+  }
+
+  /** A hint that resolves to no single entitled module (404 none, 409 several), in upstream's words. */
+  public static SidecarError hintNotResolved(int status, String message, @Nullable String reason) {
+    return new SidecarError(status, "WebApplicationException", "service_error", message, reason);
   }
 
   public static SidecarError unknown(String message) {

@@ -42,6 +42,7 @@ public class IngressHandler {
   private final DesiredPermissions desiredPermissions;
   private final Impersonation impersonation;
   private final boolean allowCrossTenant;
+  private final boolean wildcardTokenOnly;
   private final Target module;
   private final String sidecarUrl;
   private final String serviceClientId;
@@ -57,6 +58,7 @@ public class IngressHandler {
     this.installs = installs;
     this.impersonation = impersonation;
     this.allowCrossTenant = sidecarConfig.allowCrossTenantRequests();
+    this.wildcardTokenOnly = sidecarConfig.wildcardPermissionTokenOnly();
     this.entitlements = entitlements;
     this.desiredPermissions = desiredPermissions;
     this.tokenVerifier = tokenVerifier;
@@ -118,6 +120,10 @@ public class IngressHandler {
       var decisionToken = callers.system() != null ? callers.system() : callers.user();
       if (decisionToken == null) {
         return Future.failedFuture(SidecarError.unauthorized("no valid token"));
+      }
+      if (wildcardTokenOnly && entry.requiresOnlyAToken()) {
+        // verified and of this tenant is all ["*"] asks for (MODSIDECAR-198): no Keycloak decision
+        return forward(exchange, forwardToken, callers.user(), callers.system());
       }
       return authorize(exchange, entry, decisionToken)
         .compose(allowed -> forward(exchange, forwardToken, callers.user(), callers.system()));

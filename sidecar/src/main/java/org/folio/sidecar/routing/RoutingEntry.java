@@ -26,6 +26,7 @@ public record RoutingEntry(
   public static final String SYSTEM_TYPE = "system";
   public static final String MULTIPLE_TYPE = "multiple";
   public static final String TENANT_INTERFACE = "_tenant";
+  public static final String WILDCARD_PERMISSION = "*";
 
   public static RoutingEntry of(String moduleId, String interfaceId, String interfaceType, String staticPath,
     Set<String> methods, List<String> permissionsRequired, List<String> permissionsDesired,
@@ -65,6 +66,14 @@ public record RoutingEntry(
   /** System interfaces ({@code _tenant} and the like) are called by the platform without a user; {@code _timer} is the exception. */
   public boolean isSystem() {
     return SYSTEM_TYPE.equals(interfaceType) && !isTimer();
+  }
+
+  /**
+   * {@code permissionsRequired: ["*"]} exactly (MODSIDECAR-198): any valid token of the tenant will do, no named
+   * permission is checked. A list with {@code *} beside other names is not this, nor is a timer.
+   */
+  public boolean requiresOnlyAToken() {
+    return !isTimer() && permissionsRequired.size() == 1 && WILDCARD_PERMISSION.equals(permissionsRequired.get(0));
   }
 
   /** Whether a caller must hold a Keycloak permission: upstream asks Keycloak for timers and protected endpoints. */

@@ -151,7 +151,11 @@ public class TokenVerifier {
         if (!iss.equals(jwt.getIssuer())) {
           return Future.failedFuture(SidecarError.unauthorized("invalid token"));
         }
-        return Future.succeededFuture(toVerified(token, realm, jwt));
+        var verifiedToken = toVerified(token, realm, jwt);
+        var missing = missingClaim(verifiedToken);
+        return missing == null
+          ? Future.succeededFuture(verifiedToken)
+          : Future.failedFuture(SidecarError.unauthorized(missing));
       } catch (ParseException e) {
         return Future.failedFuture(SidecarError.unauthorized(isExpired(e) ? "token expired" : "invalid token"));
       }
@@ -212,6 +216,24 @@ public class TokenVerifier {
     }
     return new VerifiedToken(raw, realm, jwt.getClaim("azp"), jwt.getSubject(), jwt.getClaim("user_id"), sessionId,
       jwt.getExpirationTime());
+  }
+
+  /**
+   * Why a signed token cannot be used, if it lacks a claim the sidecar relies on; null when it has them. A
+   * lightweight access token carries only what Keycloak always writes ({@code azp}, {@code sid}, ...) plus the
+   * claims of mappers marked {@code lightweight.claim}: without that mark on FOLIO's "user_id mapper" a user's
+   * token has a session but no {@code user_id}, and its decisions, logout and permissions could not be tied to the
+   * user (docs/configuration.md, lightweight access tokens).
+   */
+  private static @Nullable String missingClaim(VerifiedToken token) {
+    if (token.clientId() == null) {
+      // decisions are per client: without azp, one client's grant could serve another's token
+      return "token lacks the azp claim";
+    }
+    if (token.sessionId() != null && token.userId() == null) {
+      return "token of a user session lacks the user_id claim (its mapper must be marked lightweight.claim)";
+    }
+    return null;
   }
 
   private static JsonObject decode(String token, int from, int to) {

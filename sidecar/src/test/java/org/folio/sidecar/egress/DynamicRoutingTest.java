@@ -67,28 +67,37 @@ class DynamicRoutingTest {
   }
 
   @Test
-  void hintsThatNameNoSingleEntitledModuleAreUpstreamsErrors() {
+  void hintsThatNameNoSingleEntitledModuleAreClientErrorsInUpstreamsWords() {
     given().header("x-okapi-tenant", "alpha").header("x-okapi-module-hint", "mod-twin").get("/twins/1")
-      .then().statusCode(500).body("errors[0].code", org.hamcrest.Matchers.equalTo("unknown_error"))
+      .then().statusCode(409).body("errors[0].code", org.hamcrest.Matchers.equalTo("service_error"))
       .body("errors[0].message", startsWith("Multiple entitled modules found for name: moduleName = mod-twin"));
     given().header("x-okapi-tenant", "alpha").header("x-okapi-module-hint", "mod-absent").get("/absent/1")
-      .then().statusCode(500)
+      .then().statusCode(404)
       .body("errors[0].message", org.hamcrest.Matchers.equalTo(
         "No entitled module found for name: moduleName = mod-absent, tenant = alpha"));
     given().header("x-okapi-tenant", "alpha").header("x-okapi-module-hint", " ").get("/absent/1")
-      .then().statusCode(500);
+      .then().statusCode(400)
+      .body("errors[0].message", org.hamcrest.Matchers.equalTo(
+        "Module hint header is present but empty: X-Okapi-Module-Hint"));
   }
 
   @Test
   void aHintIsTheNameOrIdOfAModuleTheTenantIsEntitledToAndNothingElse() {
-    // Given beta, entitled to no module mod-notes
+    // Given beta, entitled to no module mod-notes or mod-dyn-bar
     platform.managers().stubFor(get(urlPathEqualTo("/entitlements")).withQueryParam("tenant", equalTo("beta"))
       .willReturn(okJson(new JsonObject().put("entitlements", new JsonArray()).put("totalRecords", 0).encode())));
 
-    // When beta names mod-notes' versioned id, and alpha a hint that is no module id at all
+    // When beta names mod-notes' versioned id (discovery knows it) and mod-dyn-bar's (discovery does not), and
+    // alpha a hint that is no module id at all
     given().header("x-okapi-tenant", "beta").header("x-okapi-module-hint", "mod-notes-3.1.0").get("/notes/3")
-      .then().statusCode(500).body("errors[0].message", org.hamcrest.Matchers.equalTo(
-        "No entitled module found for name: moduleName = mod-notes-3.1.0, tenant = beta"));
+      .then().statusCode(404).body("errors[0].message", org.hamcrest.Matchers.equalTo(
+        "Unable to find discovery of the module with id: mod-notes-3.1.0"));
+    given().header("x-okapi-tenant", "beta").header("x-okapi-module-hint", "mod-dyn-bar-0.0.1").get("/dyn-bar/1")
+      .then().statusCode(404).body("errors[0].message", org.hamcrest.Matchers.equalTo(
+        "Unable to find discovery of the module with id: mod-dyn-bar-0.0.1"));
+    given().header("x-okapi-tenant", "beta").header("x-okapi-module-hint", "mod-dyn-bar").get("/dyn-bar/2")
+      .then().statusCode(404).body("errors[0].message", org.hamcrest.Matchers.equalTo(
+        "No entitled module found for name: moduleName = mod-dyn-bar, tenant = beta"));
     given().header("x-okapi-tenant", "alpha").header("x-okapi-module-hint", "x/../../some/other/endpoint?q=-1.0.0")
       .get("/notes/4").then().statusCode(400);
 

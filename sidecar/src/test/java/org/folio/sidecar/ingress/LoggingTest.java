@@ -50,6 +50,8 @@ class LoggingTest {
         }
       }
       assertThat(lines).filteredOn(line -> line.startsWith("transaction ")).hasSize(4);
+      // SC_LOG_LEVEL is INFO: no TRACE line (TraceLevelTest has them)
+      assertThat(lines).noneMatch(line -> line.startsWith("org.folio.sidecar.SidecarRouter Routing ["));
       assertThat(lines).anyMatch(line -> line.contains("[transaction] (access) GET /items/1 200 tenant=alpha user="
         + alpha.allowed().folioId() + " rid=424242")
         && line.matches(".* total_ms=\\d+\\.\\d{3} module_ms=\\d+\\.\\d{3}"));

@@ -29,6 +29,20 @@ public final class SidecarCalls {
     return given().baseUri(TestHTTPResourceManager.getManagementUri()).port(-1).get("/metrics").then().statusCode(200);
   }
 
+  /**
+   * Waits until Keycloak answers a first decision in time: on a cold, busy Keycloak it may take longer than
+   * KC_REQUEST_TIMEOUT (503). For tests that count calls, before they start counting.
+   */
+  public static void awaitKeycloakDecides() {
+    var platform = TestPlatform.get();
+    var alpha = platform.alpha();
+    org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(120))
+      .pollInterval(java.time.Duration.ofSeconds(1))
+      .until(() -> given().header("x-okapi-tenant", "alpha")
+        .header("x-okapi-token", platform.tokens().login(alpha, alpha.allowed()).getString("access_token"))
+        .get("/items/1").statusCode() == 200);
+  }
+
   public static int umaCalls() {
     return TestPlatform.get().keycloakHop().count(Kind.UMA);
   }

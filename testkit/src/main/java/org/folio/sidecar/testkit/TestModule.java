@@ -33,6 +33,8 @@ public final class TestModule {
           .add(handler("POST", "/uploads", "uploads.post"))
           .add(handler("GET", "/downloads/{name}", "downloads.get"))
           .add(handler("GET", "/public/info", null))
+          // MODSIDECAR-198: any valid token, when SIDECAR_WILDCARD_PERMISSION_TOKEN_ONLY is on
+          .add(handler("GET", "/whoami", "*"))
           .add(handler("GET", "/items/{id}/loans", "items.loans.get")
             .put("permissionsDesired", new JsonArray().add("circulation.loans.*").add("items.loans.view")))
           .add(handler("POST", "/items/{id}/check", "items.check.post")
