@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.smallrye.config.ConfigMapping;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.lang.reflect.Method;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -25,8 +24,6 @@ import org.folio.sidecar.config.UsersConfig;
 import org.folio.sidecar.support.Kustomize;
 import org.folio.sidecar.support.Manifests;
 import org.junit.jupiter.api.Test;
-import org.yaml.snakeyaml.DumperOptions;
-import org.yaml.snakeyaml.Yaml;
 
 /** The manifests operators deploy: they parse, and every variable they give the sidecar is one it reads. */
 class ManifestsTest {
@@ -191,10 +188,8 @@ class ManifestsTest {
     assertThat(envFrom).anySatisfy(source -> assertThat(source.get("configMapRef")).isEqualTo(Map.of("name", name)));
     assertThat((Map<String, Object>) configMap.get("data")).containsEntry("MODULE_NAME", "mod-inventory");
 
-    var changed = Files.createTempDirectory("overlay");
-    Files.writeString(changed.resolve("kustomization.yaml"), "resources: [" + OVERLAY.toAbsolutePath() + "]\n"
-      + "configMapGenerator:\n  - name: folio-module-sidecar\n    behavior: merge\n"
-      + "    literals: [SC_LOG_LEVEL=DEBUG]\n");
+    var changed = Kustomize.overlayOf(OVERLAY, List.of(), "configMapGenerator:\n  - name: folio-module-sidecar\n"
+      + "    behavior: merge\n    literals: [SC_LOG_LEVEL=DEBUG]\n");
     assertThat(Kustomize.name(only(Kustomize.build(changed), "ConfigMap", "folio-module-sidecar"))).isNotEqualTo(name)
       .startsWith("folio-module-sidecar-mod-inventory-");
   }
@@ -218,22 +213,57 @@ class ManifestsTest {
       .contains("/tmp", "/etc/sidecar");
   }
 
+  /**
+   * The PodMonitor and the plain scrape job find a sidecar by its container's name and the management port, which
+   * both folio-helm-v2's pods (no ports on the sidecar container) and the base's have.
+   */
   @Test
   @SuppressWarnings("unchecked")
-  void theServiceNamesTheMetricsPortForAServiceMonitor() {
-    var rendered = Kustomize.build(OVERLAY);
-    var ports = (List<Map<String, Object>>) ((Map<String, Object>) only(rendered, "Service", "folio-module")
-      .get("spec")).get("ports");
-    var management = ((List<Map<String, Object>>) container(rendered, "sidecar").get("ports")).stream()
-      .filter(port -> "management".equals(port.get("name"))).findFirst().orElseThrow();
+  void thePodMonitorFindsTheSidecarWithoutANamedPort() throws IOException {
+    var monitor = Manifests.documents(Manifests.ROOT.resolve("monitoring/podmonitor.yaml")).get(0);
+    var endpoint = ((List<Map<String, Object>>) ((Map<String, Object>) monitor.get("spec"))
+      .get("podMetricsEndpoints")).get(0);
+    var relabelings = (List<Map<String, Object>>) endpoint.get("relabelings");
+    var sidecar = container(Kustomize.build(OVERLAY), "sidecar");
+    var management = ((List<Map<String, Object>>) sidecar.get("ports")).stream()
+      .filter(port -> "management".equals(port.get("name"))).findFirst().orElseThrow().get("containerPort");
 
-    assertThat(ports).anySatisfy(port -> {
-      assertThat(port.get("name")).isEqualTo("metrics");
-      assertThat(port.get("targetPort")).isEqualTo("management");
-      assertThat(port.get("port")).isEqualTo(management.get("containerPort"));
-    });
-    var monitor = Manifests.documents(Manifests.ROOT.resolve("monitoring/servicemonitor.yaml")).get(0);
-    assertThat(monitor.toString()).contains("port=metrics", "path=/q/metrics");
+    assertThat(monitor.get("kind")).isEqualTo("PodMonitor");
+    assertThat(endpoint).containsEntry("path", "/q/metrics").doesNotContainKeys("port", "portNumber", "targetPort");
+    assertThat(relabelings).anySatisfy(rule -> assertThat(rule).containsEntry("action", "keep")
+      .containsEntry("regex", sidecar.get("name")));
+    assertThat(relabelings).anySatisfy(rule -> assertThat(rule).containsEntry("targetLabel", "__address__")
+      .containsEntry("replacement", "$1:" + management));
+    var values = Files.readString(Manifests.ROOT.resolve("folio-helm-v2-values.yaml"));
+    assertThat(values).contains("prometheus.io/port: \"" + management + "\"", "prometheus.io/path: /q/metrics");
+    assertThat(Files.readString(Path.of("../ops/prometheus/scrape-sidecars.yaml"))).contains("regex: \"true;sidecar\"");
+  }
+
+  /**
+   * Each pod's module sends its calls out to its own sidecar: SIDECAR_URL (the module's x-okapi-url) is the pod's
+   * loopback on the sidecar's port, as folio-helm-v2 sets it, in the base and every overlay, however many replicas;
+   * a Service address would send part of them to another pod's sidecar, which refuses egress from outside its pod.
+   */
+  @Test
+  @SuppressWarnings("unchecked")
+  void withReplicasEachModuleCallsItsOwnPodsSidecar() throws IOException {
+    var overlays = new java.util.ArrayList<Path>(List.of(Manifests.ROOT.resolve("base")));
+    try (var dirs = Files.list(Manifests.ROOT.resolve("overlays"))) {
+      dirs.forEach(overlays::add);
+    }
+    overlays.add(Kustomize.overlayOf(OVERLAY, List.of(), "replicas:\n  - name: folio-module-mod-inventory\n"
+      + "    count: 3\n"));
+    for (var overlay : overlays) {
+      var rendered = Kustomize.build(overlay);
+      var sidecar = container(rendered, "sidecar");
+      var port = ((List<Map<String, Object>>) sidecar.get("env")).stream()
+        .filter(env -> "QUARKUS_HTTP_PORT".equals(env.get("name"))).findFirst().orElseThrow().get("value");
+      var data = (Map<String, Object>) only(rendered, "ConfigMap", "folio-module-sidecar").get("data");
+
+      assertThat(data.get("SIDECAR_URL")).as(overlay.toString()).isEqualTo("http://localhost:" + port);
+    }
+    var scaled = only(Kustomize.build(overlays.get(overlays.size() - 1)), "Deployment", "folio-module");
+    assertThat(((Map<String, Object>) scaled.get("spec")).get("replicas")).isEqualTo(3);
   }
 
   @Test
@@ -246,28 +276,8 @@ class ManifestsTest {
     assertThat(((Map<String, Object>) resource.get("spec")).get("groups")).isEqualTo(rules.get("groups"));
   }
 
-  /** ops/pod-smoke.sh starts the overlay as podman reads it: this render, kept where the build's output goes. */
-  @Test
-  void theRenderedOverlayIsWrittenForThePodSmoke() throws IOException {
-    var rendered = Kustomize.build(OVERLAY);
-    var out = Path.of("target/k8s/mod-inventory.yaml");
-    Files.createDirectories(out.getParent());
-    var options = new DumperOptions();
-    options.setDefaultFlowStyle(DumperOptions.FlowStyle.BLOCK);
-    Files.writeString(out, new Yaml(options).dumpAll(rendered.iterator()));
-
-    assertThat(Manifests.documents(out)).hasSize(rendered.size());
-  }
-
   private static Path withRouteOverrides() {
-    try {
-      var dir = Files.createTempDirectory("overlay");
-      Files.writeString(dir.resolve("kustomization.yaml"), "resources: [" + OVERLAY.toAbsolutePath() + "]\n"
-        + "components: [" + ROUTE_OVERRIDES.toAbsolutePath() + "]\n");
-      return dir;
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
+    return Kustomize.overlayOf(OVERLAY, List.of(ROUTE_OVERRIDES), "");
   }
 
   /** The one object of {@code kind} whose name starts with {@code name} (suffixes follow it). */

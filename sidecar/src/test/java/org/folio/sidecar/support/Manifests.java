@@ -10,7 +10,7 @@ import java.util.Map;
 import java.util.stream.Stream;
 import org.yaml.snakeyaml.Yaml;
 
-/** The Kubernetes manifests under k8s/, parsed. */
+/** The Kubernetes manifests under k8s/, parsed as files (rendered: {@link Kustomize}). */
 public final class Manifests {
 
   public static final Path ROOT = Path.of("../k8s");
@@ -20,7 +20,9 @@ public final class Manifests {
 
   public static List<Path> files() {
     try (Stream<Path> paths = Files.walk(ROOT)) {
-      return paths.filter(path -> path.toString().endsWith(".yaml")).sorted().toList();
+      // folio-helm-v2-values.yaml is a chart's values, not a Kubernetes object
+      return paths.filter(path -> path.toString().endsWith(".yaml")
+        && !path.getFileName().toString().equals("folio-helm-v2-values.yaml")).sorted().toList();
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }

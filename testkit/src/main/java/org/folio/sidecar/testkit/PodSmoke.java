@@ -11,7 +11,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.TimeUnit;
 import org.yaml.snakeyaml.DumperOptions;
 import org.yaml.snakeyaml.Yaml;
 
@@ -26,7 +25,6 @@ import org.yaml.snakeyaml.Yaml;
  */
 public final class PodSmoke {
 
-  private static final String[] PODMAN = {"podman", "--runtime", "runc", "--cgroup-manager=cgroupfs"};
   // what podman kube play runs; the rest of a rendered overlay is a cluster's business
   private static final Set<String> PODMAN_KINDS = Set.of("Deployment", "ConfigMap", "Secret");
   private static final String DESCRIPTOR = "/etc/module/descriptor.json";
@@ -66,27 +64,27 @@ public final class PodSmoke {
       .map(object -> (String) ((Map<String, Object>) object.get("metadata")).get("name")).findFirst().orElseThrow()
       + "-pod-0";
     // what an earlier run that was killed may have left: the same names, so only its own
-    podman(60, "pod", "rm", "-f", "-t", "0", podName);
-    podman(30, "secret", "rm", secretName);
-    var created = podman(30, "secret", "create", secretName, secretFile.toString());
-    checks.verify("the Secret as a podman secret", created.exit == 0, created.output);
+    Podman.run(60, "pod", "rm", "-f", "-t", "0", podName);
+    Podman.run(30, "secret", "rm", secretName);
+    var created = Podman.run(30, "secret", "create", secretName, secretFile.toString());
+    checks.verify("the Secret as a podman secret", created.exit() == 0, created.output());
     Files.delete(secretFile);
     // a run ended by its script's timeout (SIGTERM) leaves no pod behind: conmon is not this process's child
     var cleanup = new Thread(() -> removeQuietly(secretName));
     Runtime.getRuntime().addShutdownHook(cleanup);
     try {
-      var played = podman(120, "kube", "play", file.toString());
-      checks.verify("podman kube play starts the pod " + podName, played.exit == 0
-        && podman(10, "pod", "exists", podName).exit == 0, played.output);
-      if (played.exit == 0) {
+      var played = Podman.run(120, "kube", "play", file.toString());
+      checks.verify("podman kube play starts the pod " + podName, played.exit() == 0
+        && Podman.run(10, "pod", "exists", podName).exit() == 0, played.output());
+      if (played.exit() == 0) {
         check(platform, "http://127.0.0.1:" + httpPort, "http://127.0.0.1:" + managementPort);
       }
     } finally {
       // kube down in podman 4.3 looks for another pod index than play made: the pod is removed by its name
-      var down = podman(60, "pod", "rm", "-f", podName);
-      checks.verify("the pod is removed", down.exit == 0 && podman(10, "pod", "exists", podName).exit == 1,
-        down.output);
-      podman(30, "secret", "rm", secretName);
+      var down = Podman.run(60, "pod", "rm", "-f", podName);
+      checks.verify("the pod is removed", down.exit() == 0 && Podman.run(10, "pod", "exists", podName).exit() == 1,
+        down.output());
+      Podman.run(30, "secret", "rm", secretName);
       Files.delete(file);
       Runtime.getRuntime().removeShutdownHook(cleanup);
     }
@@ -112,12 +110,14 @@ public final class PodSmoke {
           var data = (Map<String, Object>) object.get("data");
           var local = new LinkedHashMap<String, Object>(Map.of("KC_URL", config.get("kc.url"),
             "MODULE_URL", "http://127.0.0.1:" + modulePort, "MODULE_NAME", TestModule.NAME,
-            "MODULE_VERSION", TestModule.VERSION, "SIDECAR_URL", "http://127.0.0.1:" + httpPort,
+            "MODULE_VERSION", TestModule.VERSION,
             "TE_CLIENT_URL", config.get("tenant.entitlements-url"), "TM_CLIENT_URL", config.get("tenant.tenants-url"),
             "AM_CLIENT_URL", config.get("tenant.entitlements-url"), "KAFKA_HOST", config.get("events.kafka-host"),
             "KAFKA_PORT", config.get("events.kafka-port")));
           local.put("MODULE_DESCRIPTOR_PATH", DESCRIPTOR);
-          System.out.println("local run: ConfigMap " + name + " points at the demo's platform: " + local.keySet());
+          System.out.println("local run: ConfigMap " + name + " points at the demo's platform: " + local.keySet()
+            + "; SIDECAR_URL stays the manifests' " + data.get("SIDECAR_URL") + " (the module stand-in makes no"
+            + " egress call here: ops/chart-smoke.sh's module does, through its pod's loopback)");
           data.putAll(local);
         }
         case "Secret" -> {
@@ -206,10 +206,11 @@ public final class PodSmoke {
     }
     checks.verify("readiness " + base + "/admin/health/ready answers 200", ready, "not ready in 120 s");
     checks.verify("liveness answers 200", checks.body(base + "/admin/health/live") != null, "");
-    var healthcheck = podman(10, "inspect", "--format", "{{json .Config.Healthcheck.Test}}", containerName("sidecar"));
+    var healthcheck = Podman.run(10, "inspect", "--format", "{{json .Config.Healthcheck.Test}}",
+      containerName("sidecar"));
     System.out.println("podman ignores: readinessProbe, startupProbe and lifecycle.preStop (podman 4.3 has no such"
       + " checks or hooks; the probe paths are asked from the host here); it makes the livenessProbe a healthcheck"
-      + " command run inside the container, " + healthcheck.output.trim() + ", which needs a curl the image does not"
+      + " command run inside the container, " + healthcheck.output().trim() + ", which needs a curl the image does not"
       + " have, and runs only under systemd's timers");
     for (var container : List.of("module", "sidecar")) {
       containerChecks(container);
@@ -234,63 +235,61 @@ public final class PodSmoke {
       "no such series");
 
     long stopping = System.nanoTime();
-    var stopped = podman(60, "pod", "stop", "-t", "40", podName);
+    var stopped = Podman.run(60, "pod", "stop", "-t", "40", podName);
     System.out.printf("pod stopped in %.1f s%n", (System.nanoTime() - stopping) / 1e9);
-    checks.verify("the pod stops within its grace period", stopped.exit == 0, stopped.output);
+    checks.verify("the pod stops within its grace period", stopped.exit() == 0, stopped.output());
     for (var container : List.of("module", "sidecar")) {
-      var state = podman(10, "inspect", "--format", "{{.State.Status}} {{.State.ExitCode}}",
-        containerName(container)).output.trim();
+      var state = Podman.run(10, "inspect", "--format", "{{.State.Status}} {{.State.ExitCode}}",
+        containerName(container)).output().trim();
       System.out.println(container + " after the stop: " + state);
       // 143: ended by the SIGTERM podman sends; 137 would be the SIGKILL after the grace period
       checks.verify(container + " exited on SIGTERM, not killed after the grace period",
         state.equals("exited 0") || state.equals("exited 143"), state);
     }
-    var logs = podman(10, "logs", containerName("sidecar"));
-    var lines = logs.output.lines().toList();
-    checks.verify("the sidecar shut down cleanly (Quarkus' 'stopped in' line)", logs.output.contains("stopped in"),
+    var logs = Podman.run(10, "logs", containerName("sidecar"));
+    var lines = logs.output().lines().toList();
+    checks.verify("the sidecar shut down cleanly (Quarkus' 'stopped in' line)", logs.output().contains("stopped in"),
       "its last lines: " + String.join("\n", lines.subList(Math.max(0, lines.size() - 5), lines.size())));
   }
 
   /** The kernel's view of the container's first process: its uid, capabilities, privileges and seccomp. */
   private void containerChecks(String container) throws Exception {
     var name = containerName(container);
-    var state = podman(10, "inspect", "--format", "{{.State.Status}} {{.State.Pid}} {{.Config.User}}", name).output
+    var state = Podman.run(10, "inspect", "--format", "{{.State.Status}} {{.State.Pid}} {{.Config.User}}", name)
+      .output()
       .trim().split("\\s+");
     boolean running = state.length == 3 && "running".equals(state[0]) && !"0".equals(state[1]);
     checks.verify(name + " is running", running, String.join(" ", state));
     if (!running) {
       return;
     }
-    var status = Files.readAllLines(Path.of("/proc", state[1], "status"));
-    System.out.println(container + " (pid " + state[1] + ", image user " + state[2] + "): Uid " + field(status, "Uid")
-      + ", Gid " + field(status, "Gid") + ", CapEff " + field(status, "CapEff") + ", CapBnd " + field(status, "CapBnd")
-      + ", NoNewPrivs " + field(status, "NoNewPrivs") + ", Seccomp " + field(status, "Seccomp"));
+    var status = Podman.status(Long.parseLong(state[1]));
+    System.out
+      .println(container + " (pid " + state[1] + ", image user " + state[2] + "): Uid " + Podman.field(status, "Uid")
+        + ", Gid " + Podman.field(status, "Gid") + ", CapEff " + Podman.field(status, "CapEff") + ", CapBnd "
+        + Podman.field(status, "CapBnd")
+        + ", NoNewPrivs " + Podman.field(status, "NoNewPrivs") + ", Seccomp " + Podman.field(status, "Seccomp"));
     // real, effective, saved and file-system uid all as declared
-    var uids = field(status, "Uid").split("\\s+");
+    var uids = Podman.field(status, "Uid").split("\\s+");
     var expectedUid = "module".equals(container) ? "1000" : "185";
     checks.verify(container + " runs as uid " + expectedUid + " (non-root, as declared)",
-      List.of(uids).stream().allMatch(expectedUid::equals), field(status, "Uid"));
+      List.of(uids).stream().allMatch(expectedUid::equals), Podman.field(status, "Uid"));
     if ("sidecar".equals(container)) {
-      checks.verify("sidecar runs with gid 0 (runAsGroup)", field(status, "Gid").split("\\s+")[1].equals("0"),
-        field(status, "Gid"));
+      checks.verify("sidecar runs with gid 0 (runAsGroup)", Podman.field(status, "Gid").split("\\s+")[1].equals("0"),
+        Podman.field(status, "Gid"));
     }
     for (var set : List.of("CapEff", "CapPrm", "CapBnd", "CapAmb")) {
-      checks.verify(container + " has no capabilities (" + set + ", drop ALL)", field(status, set).matches("0+"),
-        field(status, set));
+      checks.verify(container + " has no capabilities (" + set + ", drop ALL)", Podman.field(status, set).matches("0+"),
+        Podman.field(status, set));
     }
     checks.verify(container + " cannot gain privileges (allowPrivilegeEscalation: false)",
-      "1".equals(field(status, "NoNewPrivs")), field(status, "NoNewPrivs"));
-    checks.verify(container + " runs under seccomp (RuntimeDefault)", "2".equals(field(status, "Seccomp")),
-      field(status, "Seccomp"));
+      "1".equals(Podman.field(status, "NoNewPrivs")), Podman.field(status, "NoNewPrivs"));
+    checks.verify(container + " runs under seccomp (RuntimeDefault)", "2".equals(Podman.field(status, "Seccomp")),
+      Podman.field(status, "Seccomp"));
     if ("sidecar".equals(container)) {
-      var readOnly = podman(10, "inspect", "--format", "{{.HostConfig.ReadonlyRootfs}}", name).output.trim();
+      var readOnly = Podman.run(10, "inspect", "--format", "{{.HostConfig.ReadonlyRootfs}}", name).output().trim();
       checks.verify("sidecar's root file system is read-only", "true".equals(readOnly), readOnly);
     }
-  }
-
-  private static String field(List<String> status, String name) {
-    return status.stream().filter(line -> line.startsWith(name + ":")).map(line -> line.substring(name.length() + 1)
-      .trim()).findFirst().orElse("");
   }
 
   private String containerName(String container) {
@@ -299,32 +298,12 @@ public final class PodSmoke {
 
   private void removeQuietly(String secretName) {
     try {
-      podman(60, "pod", "rm", "-f", "-t", "0", podName);
-      podman(30, "secret", "rm", secretName);
+      Podman.run(60, "pod", "rm", "-f", "-t", "0", podName);
+      Podman.run(30, "secret", "rm", secretName);
     } catch (IOException e) {
       System.err.println("could not remove pod " + podName + ": " + e.getMessage());
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-    }
-  }
-
-  private record Result(int exit, String output) {
-  }
-
-  private static Result podman(int seconds, String... args) throws IOException, InterruptedException {
-    var command = new ArrayList<>(List.of(PODMAN));
-    command.addAll(List.of(args));
-    // to a file: a long log would fill a pipe nobody reads while waiting
-    var output = Files.createTempFile("podman", ".out");
-    try {
-      var process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(output.toFile()).start();
-      if (!process.waitFor(seconds, TimeUnit.SECONDS)) {
-        process.destroyForcibly();
-        return new Result(-1, String.join(" ", args) + ": no answer in " + seconds + " s");
-      }
-      return new Result(process.exitValue(), Files.readString(output));
-    } finally {
-      Files.delete(output);
     }
   }
 }

@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# folio-helm-v2 as shipped, only the sidecar's image swapped (run after image/build.sh): testkit ChartSmoke starts
+# the chart's sidecar container (the chart's environment, k8s/folio-helm-v2-sidecar.env, its JAVA_OPTS and 256Mi
+# limit; no ports, probes, security context or volumes) beside a module stand-in with `podman kube play`, against
+# the demo's Keycloak, Kafka and manager stubs, and shows 200/403, the module's egress through the pod's loopback,
+# the start-up lines, RSS under load, and a real prometheus scraping it by the shipped scrape job with the alert
+# rules evaluated and one alert firing. Needs root and podman; installs Debian's prometheus when missing.
+#   IMAGE=<name:tag> ops/chart-smoke.sh     (default: the name image/build.sh tags)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+VERSION=$(sed -n 's:.*<version>\(.*\)</version>.*:\1:p' pom.xml | head -n 1 | sed 's/-SNAPSHOT//')
+IMAGE=${IMAGE:-folioorg/folio-caching-sidecar:$VERSION}
+STANDIN=localhost/folio-module-standin:1
+if ! command -v prometheus >/dev/null; then
+  echo "[chart] installing prometheus"
+  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq prometheus >/dev/null
+fi
+context=$(mktemp -d)
+trap 'rm -rf "$context"' EXIT
+# these machines refuse runc's default rlimits (as image/smoke.sh's --ulimit says); kube play has no flag for it
+cat > "$context/containers.conf" <<'CONF'
+[containers]
+default_ulimits = ["nofile=20000:20000", "nproc=4096:4096"]
+CONF
+export CONTAINERS_CONF="$context/containers.conf"
+ops/pod/build-standin.sh
+echo "[chart] sidecar image $IMAGE"
+# its own bound; on SIGTERM ChartSmoke's shutdown hooks remove the pod and stop prometheus
+status=0
+timeout 900 scripts/run-main.sh testkit org.folio.sidecar.testkit.ChartSmoke "$IMAGE" "$STANDIN" || status=$?
+echo "[chart] exit $status after $SECONDS s (the whole script)"
+exit $status
