@@ -2,20 +2,24 @@
 # Builds the sidecar's container image here, with no registry: ./image/build.sh
 #   1. a root file system with only what the JVM and the ENTRYPOINT need: glibc and dash (the shell that expands
 #      operators' $JAVA_OPTS), taken from Debian bookworm's packages by mmdebstrap, imported as
-#      localhost/sidecar-base:bookworm-glibc (cached); Java brings its own CA certificates, time zones and zlib;
+#      localhost/folio-caching-sidecar-base:bookworm (cached while target/image/packages.tar is there); Java
+#      brings its own CA certificates, time zones and zlib;
 #   2. a jlink runtime from the build's JDK with the modules in image/jlink-modules.txt (what jdeps reports
 #      for the packaged app, plus TLS/DNS providers);
-#   3. image/Containerfile on top; one run of it on the demo's traffic (image/start-times.sh: Keycloak, tenants,
-#      stub module) trains the JDK's AOT cache, which image/Containerfile.aot adds as the last layer;
-#   4. tagged folioorg/folio-caching-sidecar:<version> (the name k8s/ deploys),
+#   3. the SBOMs (CycloneDX): the Maven build's (sidecar/target/bom.json) and the base's Debian packages and Java
+#      runtime (image/os-sbom.py), in the image at /usr/share/doc/sbom and beside it in target/image/sbom, with
+#      the vulnerability report image/scan.sh makes of them (target/image/sbom/vulnerability-report.md);
+#   4. image/Containerfile on top, with image/entrypoint.sh; one run of it per collector family on the demo's
+#      traffic (image/start-times.sh: Keycloak, tenants, stub module) trains the JDK's AOT caches, which
+#      image/Containerfile.aot adds as the last layer;
+#   5. tagged $IMAGE of image/name.sh (the name k8s/ deploys),
 #      saved as an OCI archive target/image/folio-caching-sidecar.tar for `skopeo copy` to any registry.
 # Needs root (apt-get for podman, umoci, mmdebstrap, runc, skopeo when missing) and Debian's package mirror.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 JAVA_HOME=$(scripts/find-jdk)
 export JAVA_HOME
-VERSION=$(sed -n 's:.*<version>\(.*\)</version>.*:\1:p' pom.xml | head -n 1 | sed 's/-SNAPSHOT//')
-IMAGE=folioorg/folio-caching-sidecar:$VERSION
+. image/name.sh
 WORK=target/image
 PODMAN=(podman --runtime runc --cgroup-manager=cgroupfs)
 
@@ -28,17 +32,18 @@ if [ ${#need[@]} -gt 0 ]; then
   apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}" >/dev/null
 fi
 
-if [ ! -d sidecar/target/quarkus-app ]; then
+if [ ! -d sidecar/target/quarkus-app ] || [ ! -f sidecar/target/bom.json ]; then
   ./mvnw -q -B package -pl sidecar -am -Dmaven.test.skip=true
 fi
 mkdir -p "$WORK"
-BASE=localhost/sidecar-base:bookworm-glibc
-if ! "${PODMAN[@]}" image exists "$BASE"; then
-  if [ ! -f "$WORK/packages.tar" ]; then
-    echo "[image] fetching glibc and dash from Debian bookworm"
-    # extract: unpacked, never installed, so no maintainer scripts and none of dpkg's own files are needed
-    mmdebstrap --quiet --variant=extract --include=libc6,dash bookworm "$WORK/packages.tar"
-  fi
+BASE=localhost/folio-caching-sidecar-base:bookworm
+# the SBOM is made from the .deb files of packages.tar: the base is rebuilt with it
+if [ ! -f "$WORK/packages.tar" ] || ! "${PODMAN[@]}" image exists "$BASE"; then
+  echo "[image] fetching glibc and dash from Debian bookworm"
+  # extract: unpacked, never installed, so no maintainer scripts and none of dpkg's own files are needed; the
+  # .deb files are kept for the SBOM
+  rm -f "$WORK/packages.tar"
+  mmdebstrap --quiet --variant=extract --include=libc6,dash --skip=cleanup/apt/cache bookworm "$WORK/packages.tar"
   rm -rf "$WORK/base" && mkdir -p "$WORK/base/etc" "$WORK/base/tmp"
   tar -xf "$WORK/packages.tar" -C "$WORK/base" ./lib/x86_64-linux-gnu ./lib64 ./bin/dash ./bin/sh
   chmod 1777 "$WORK/base/tmp"
@@ -53,28 +58,48 @@ rm -rf "$WORK/context" && mkdir -p "$WORK/context"
 "$JAVA_HOME/bin/jlink" --add-modules "$(tr -d '[:space:]' < image/jlink-modules.txt)" --strip-debug --no-man-pages \
   --no-header-files --compress=zip-6 --output "$WORK/context/jre"
 cp -r sidecar/target/quarkus-app "$WORK/context/quarkus-app"
+cp image/entrypoint.sh "$WORK/context/entrypoint.sh"
 
-TRAINED=localhost/folio-caching-sidecar-untrained:$VERSION
+echo "[image] SBOMs and vulnerability report"
+rm -rf "$WORK/debs" "$WORK/sbom" && mkdir -p "$WORK/debs" "$WORK/sbom"
+tar -xf "$WORK/packages.tar" -C "$WORK/debs" --wildcards './var/cache/apt/archives/*.deb'
+image/os-sbom.py "$WORK/base" "$JAVA_HOME" "$WORK/context/jre" "$WORK"/debs/var/cache/apt/archives/*.deb \
+  >"$WORK/sbom/image-os.cdx.json"
+cp sidecar/target/bom.json "$WORK/sbom/sidecar-maven.cdx.json"
+cp -r "$WORK/sbom" "$WORK/context/sbom"
+image/scan.sh "$WORK/sbom/image-os.cdx.json" "$WORK/sbom/sidecar-maven.cdx.json" \
+  "$WORK/sbom/vulnerability-report.md"
+
+TRAINED=$IMAGE_REPOSITORY-untrained:$VERSION
 echo "[image] building $TRAINED"
 "${PODMAN[@]}" build --quiet -f image/Containerfile -t "$TRAINED" "$WORK/context" >/dev/null
 
-# The AOT cache: one run of the untrained image, with the image's own JAVA_OPTS (so the cache fits them), on the
-# demo's traffic (allowed, denied, bad token, egress); the JVM writes the cache when it ends.
-echo "[image] training the AOT cache on the demo's traffic"
+# The AOT caches, one per collector family (a cache trained with compressed oops is refused under ZGC, and the
+# reverse): one run of the untrained image per family on the demo's traffic (allowed, denied, bad token, egress),
+# with the image's own options (Serial) and with folio-helm-v2's JAVA_OPTS (ZGC), the image's floor added by the
+# entrypoint as at run time; the JVM writes the cache when it ends. The entrypoint picks one by the collector.
+CHART_JAVA_OPTS=$(sed -n 's/^JAVA_OPTS=//p' k8s/folio-helm-v2-sidecar.env)
 rm -rf "$WORK/aot" && mkdir -p "$WORK/aot" && chmod 777 "$WORK/aot"
-START_TIMES_PODMAN_OPTS="--name sidecar-aot-training -v $PWD/$WORK/aot:/aot \
-  -e JAVA_AOT_OPTS=-XX:AOTCacheOutput=/aot/app.aot" \
-  image/start-times.sh --image "$TRAINED" --runs 1 --traffic 200 --logs "$WORK/aot-training"
-# podman's client is left to its container when the demo ends: wait for the cache to be written (bounded)
-for _ in $(seq 300); do
-  "${PODMAN[@]}" container exists sidecar-aot-training || break
-  sleep 1
+for family in serial zgc; do
+  echo "[image] training the AOT cache for $family on the demo's traffic"
+  opts=""
+  [ "$family" = serial ] || opts=$CHART_JAVA_OPTS
+  # podman --env-host hands JAVA_OPTS to the container (a value with spaces cannot go through -e here)
+  JAVA_OPTS=$opts START_TIMES_PODMAN_OPTS="--name sidecar-aot-training-$$ -v $PWD/$WORK/aot:/aot \
+    -e JAVA_AOT_OPTS=-XX:AOTCacheOutput=/aot/app-$family.aot" \
+    image/start-times.sh --image "$TRAINED" --runs 1 --traffic 200 --logs "$WORK/aot-training-$family"
+  # podman's client is left to its container when the demo ends: wait for the cache to be written (bounded)
+  for _ in $(seq 300); do
+    "${PODMAN[@]}" container exists sidecar-aot-training-$$ || break
+    sleep 1
+  done
+  if [ ! -s "$WORK/aot/app-$family.aot" ]; then
+    echo "[image] no AOT cache written; see $WORK/aot-training-$family/run-1.log" >&2
+    exit 1
+  fi
 done
-if [ ! -s "$WORK/aot/app.aot" ]; then
-  echo "[image] no AOT cache written; see $WORK/aot-training/run-1.log" >&2
-  exit 1
-fi
-echo "[image] building $IMAGE with the AOT cache ($(stat -c %s "$WORK/aot/app.aot") bytes)"
+echo "[image] building $IMAGE with the AOT caches (serial $(stat -c %s "$WORK/aot/app-serial.aot")," \
+  "zgc $(stat -c %s "$WORK/aot/app-zgc.aot") bytes)"
 "${PODMAN[@]}" build --quiet -f image/Containerfile.aot --build-arg TRAINED="$TRAINED" -t "$IMAGE" "$WORK/aot" \
   >/dev/null
 # the previous build of the tag is left untagged; repeated builds on one machine would pile them up

@@ -5,8 +5,8 @@
 # an emptyDir would be), with runc and cgroupfs (these machines' crun refuses their cgroup setup).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-VERSION=$(sed -n 's:.*<version>\(.*\)</version>.*:\1:p' pom.xml | head -n 1 | sed 's/-SNAPSHOT//')
+. image/name.sh
 export DEMO_SIDECAR_COMMAND="podman --runtime runc --cgroup-manager=cgroupfs run --rm --network=host --env-host \
   --read-only -v /tmp:/tmp --cap-drop=ALL --security-opt=no-new-privileges \
-  --ulimit nofile=20000:20000 --ulimit nproc=4096:4096 folioorg/folio-caching-sidecar:$VERSION"
+  --ulimit nofile=20000:20000 --ulimit nproc=4096:4096 $IMAGE"
 exec ./demo.sh --exit

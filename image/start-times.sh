@@ -6,8 +6,8 @@
 # START_TIMES_PODMAN_OPTS adds options to `podman run` (image/build.sh's AOT training mounts its output so).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-VERSION=$(sed -n 's:.*<version>\(.*\)</version>.*:\1:p' pom.xml | head -n 1 | sed 's/-SNAPSHOT//')
-image=folioorg/folio-caching-sidecar:$VERSION
+. image/name.sh
+image=$IMAGE
 args=()
 while [ $# -gt 0 ]; do
   case $1 in

@@ -9,13 +9,13 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * The JVM options the image ships ({@code JAVA_OPTS} in image/Containerfile): the harnesses run the sidecar as an
+ * The JVM options the image ships ({@code JAVA_OPTS_FLOOR} in image/Containerfile, all of which the entrypoint adds when the operator sets none): the harnesses run the sidecar as an
  * operator would get it, so the footprint they report is the image's, and a change of the options there cannot
  * leave the benchmarks measuring another configuration.
  */
 final class ShippedJvmOptions {
 
-  private static final Pattern JAVA_OPTS = Pattern.compile("^ENV JAVA_OPTS=\"([^\"]*)\"\\s*$");
+  private static final Pattern JAVA_OPTS = Pattern.compile("^ENV JAVA_OPTS_FLOOR=\"([^\"]*)\"\\s*$");
   // read once per harness run: every fleet, report line and profile of the run uses the same options
   private static final List<String> OPTIONS = read();
 
@@ -35,7 +35,7 @@ final class ShippedJvmOptions {
         .filter(Matcher::matches)
         .findFirst()
         .map(match -> List.of(match.group(1).trim().split("\\s+")))
-        .orElseThrow(() -> new IllegalStateException(containerfile + " sets no JAVA_OPTS"));
+        .orElseThrow(() -> new IllegalStateException(containerfile + " sets no JAVA_OPTS_FLOOR"));
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }

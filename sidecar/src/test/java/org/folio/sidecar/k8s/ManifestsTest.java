@@ -114,9 +114,12 @@ class ManifestsTest {
     var pom = Files.readString(Path.of("../pom.xml"));
     var version = pom.replaceAll("(?s).*?<version>([^<]+)</version>.*", "$1").replace("-SNAPSHOT", "");
 
-    assertThat(Manifests.sidecarContainer().get("image")).isEqualTo("folioorg/folio-caching-sidecar:" + version);
-    assertThat(Files.readString(Path.of("../image/build.sh")))
-      .contains("IMAGE=folioorg/folio-caching-sidecar:$VERSION");
+    var repository = Files.readString(Path.of("../image/name.sh"))
+      .replaceAll("(?s).*\\bIMAGE_REPOSITORY=(\\S+).*", "$1");
+
+    assertThat(repository).startsWith("ghcr.io/folio-caching-sidecar/");
+    assertThat(Manifests.sidecarContainer().get("image")).isEqualTo(repository + ":" + version);
+    assertThat(Files.readString(Path.of("../image/build.sh"))).contains(". image/name.sh");
   }
 
   @Test

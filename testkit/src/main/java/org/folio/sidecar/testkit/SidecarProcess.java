@@ -7,6 +7,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
@@ -34,6 +35,15 @@ public final class SidecarProcess implements AutoCloseable {
 
   /** As {@link #start(TestPlatform)}, its log (standard output and error) sent to {@code log}. */
   public static SidecarProcess start(TestPlatform platform, ProcessBuilder.Redirect log) throws IOException {
+    return start(platform, log, Map.of());
+  }
+
+  /**
+   * As {@link #start(TestPlatform, ProcessBuilder.Redirect)}, with more variables (JVM options, limits) on top of
+   * the platform's: a DEMO_SIDECAR_COMMAND with {@code podman run --env-host} hands them to the container.
+   */
+  public static SidecarProcess start(TestPlatform platform, ProcessBuilder.Redirect log, Map<String, String> variables)
+    throws IOException {
     var config = platform.sidecarConfig();
     int port = FreePorts.next();
     int managementPort = FreePorts.next();
@@ -61,6 +71,7 @@ public final class SidecarProcess implements AutoCloseable {
       config.get("secret-store.ephemeral.content.folio_master_folio-backend-admin-client"));
     env.put("SECRET_STORE_EPHEMERAL_CONTENT_FOLIO_ALPHA_SIDECAR_MODULE_ACCESS_CLIENT", TestTenant.SERVICE_SECRET);
     env.put("SECRET_STORE_EPHEMERAL_CONTENT_FOLIO_BETA_SIDECAR_MODULE_ACCESS_CLIENT", TestTenant.SERVICE_SECRET);
+    env.putAll(variables);
     var sidecar = new SidecarProcess(builder.start(), port, managementPort);
     Runtime.getRuntime().addShutdownHook(new Thread(sidecar.process::destroy));
     return sidecar;
