@@ -6,13 +6,17 @@ import com.github.benmanes.caffeine.cache.Expiry;
 import com.github.benmanes.caffeine.cache.RemovalCause;
 import com.github.benmanes.caffeine.cache.Ticker;
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.cache.CaffeineStatsCounter;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Random;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
@@ -77,6 +81,8 @@ public final class DecisionCache implements AuthorizationCache {
   private final CaffeineStatsCounter stats;
   private final long refreshAfterNanos;
   private final long allowTtlNanos;
+  private final long allowLifetimeNanos;
+  private final long denyLifetimeNanos;
   private final Map<SessionRef, Set<DecisionKey>> bySession = new ConcurrentHashMap<>();
   private final Map<UserRef, Set<DecisionKey>> byUser = new ConcurrentHashMap<>();
   private final Map<String, Set<DecisionKey>> byTenant = new ConcurrentHashMap<>();
@@ -108,6 +114,8 @@ public final class DecisionCache implements AuthorizationCache {
     this.allowTtlNanos = config.allowTtl().toNanos();
     long allowLifetime = allowTtlNanos + config.maxStaleness().toNanos();
     long denyLifetime = config.denyTtl().toNanos();
+    this.allowLifetimeNanos = allowLifetime;
+    this.denyLifetimeNanos = denyLifetime;
     this.stats = new CaffeineStatsCounter(registry, "sidecar.authz.decisions");
     var budget = CacheBudgets.decisions(config);
     this.cache = budget
@@ -128,6 +136,30 @@ public final class DecisionCache implements AuthorizationCache {
       .description("grants served past their TTL because Keycloak was unreachable").register(registry);
     this.refreshes = Counter.builder("sidecar.authz.decisions.refreshes")
       .description("background re-checks of grants in use").register(registry);
+    // read on each scrape, never on a request: a scan of the cache, which a 30-s scrape interval makes cheap
+    Gauge.builder("sidecar.authz.decisions.oldest.grant.age", this, DecisionCache::oldestGrantAgeSeconds)
+      .baseUnit("seconds").description("age of the oldest cached grant served without asking Keycloak again: how "
+        + "long ago Keycloak last confirmed it (at most ALLOW_TTL; stale grants of an outage are counted apart)")
+      .register(registry);
+  }
+
+  /**
+   * The age of the oldest grant a request would be served without a Keycloak call: a permission revoked in
+   * Keycloak may still be granted for as long as this, at most ALLOW_TTL (then a use waits for the re-check).
+   */
+  double oldestGrantAgeSeconds() {
+    long now = ticker.read();
+    long oldest = 0;
+    for (var entry : entries.values()) {
+      if (entry.isDone() && !entry.isCompletedExceptionally()) {
+        var cached = entry.join();
+        long age = now - cached.decidedAtNanos();
+        if (cached.decision() == Decision.PERMIT && age < allowTtlNanos && age > oldest) {
+          oldest = age;
+        }
+      }
+    }
+    return oldest / 1e9;
   }
 
   private static long lifetime(Decision decision, long allowLifetime, long denyLifetime) {
@@ -340,7 +372,57 @@ public final class DecisionCache implements AuthorizationCache {
     return invalidate(byTenant.get(tenant));
   }
 
-  /** Removes each key's entry and its index entries together; the count is of entries actually removed. */
+  @Override
+  public int invalidateAll() {
+    return invalidate(entries.keySet());
+  }
+
+  @Override
+  public Optional<CacheLookup> lookup(String tenant, @Nullable String userId, @Nullable String sessionId, int limit) {
+    var keys = sessionId != null
+      ? bySession.get(new SessionRef(tenant, sessionId))
+      : userId != null ? byUser.get(new UserRef(tenant, userId)) : byTenant.get(tenant);
+    if (keys == null) {
+      return Optional.of(new CacheLookup(0, List.of()));
+    }
+    long now = ticker.read();
+    var found = new ArrayList<CacheLookup.Entry>();
+    int total = 0;
+    for (var key : keys) {
+      // a session look-up by tenant and session id also matches the session's user; a user look-up, its sessions
+      if (userId != null && !userId.equals(key.userId())) {
+        continue;
+      }
+      var entry = entries.get(key);
+      if (entry == null) {
+        continue;
+      }
+      total++;
+      if (found.size() < limit) {
+        found.add(describe(key, entry, now));
+      }
+    }
+    return Optional.of(new CacheLookup(total, List.copyOf(found)));
+  }
+
+  private CacheLookup.Entry describe(DecisionKey key, CompletableFuture<Cached> entry, long now) {
+    if (!entry.isDone() || entry.isCompletedExceptionally()) {
+      return new CacheLookup.Entry(key.permission(), key.clientId(), key.userId(), key.sessionId(), null, null, null,
+        null);
+    }
+    var cached = entry.join();
+    long age = now - cached.decidedAtNanos();
+    boolean grant = cached.decision() == Decision.PERMIT;
+    long lifetime = grant ? allowLifetimeNanos : denyLifetimeNanos;
+    return new CacheLookup.Entry(key.permission(), key.clientId(), key.userId(), key.sessionId(), cached.decision(),
+      Duration.ofNanos(age), grant ? Duration.ofNanos(Math.max(0, cached.refreshAgeNanos() - age)) : null,
+      Duration.ofNanos(Math.max(0, lifetime - age)));
+  }
+
+  /**
+   * Removes each key's entry and its index entries together; the count is of entries actually removed, and is
+   * counted as evictions with cause EXPLICIT (Caffeine counts only the removals it makes itself).
+   */
   private int invalidate(@Nullable Set<DecisionKey> keys) {
     if (keys == null) {
       return 0;
@@ -355,6 +437,9 @@ public final class DecisionCache implements AuthorizationCache {
         removed.incrementAndGet();
         return null;
       });
+    }
+    for (int i = 0; i < removed.get(); i++) {
+      stats.recordEviction(1, RemovalCause.EXPLICIT);
     }
     return removed.get();
   }

@@ -9,9 +9,11 @@ import io.micrometer.core.instrument.binder.cache.CaffeineStatsCounter;
 import io.vertx.core.Future;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.Optional;
 import org.folio.sidecar.config.AuthzCacheConfig;
 import org.folio.sidecar.config.CacheBudget;
 import org.folio.sidecar.config.CacheBudgets;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Upstream v3.0.18's decision cache, reproduced as the baseline for comparisons: the key contains the token's
@@ -85,6 +87,19 @@ public final class LegacyDecisionCache implements AuthorizationCache {
   @Override
   public int invalidateTenant(String tenant) {
     return removeKeysContaining("#" + tenant);
+  }
+
+  @Override
+  public int invalidateAll() {
+    int size = cache.asMap().size();
+    cache.invalidateAll();
+    return size;
+  }
+
+  /** Upstream's string keys have no index to look a user or session up by: the admin API says so. */
+  @Override
+  public Optional<CacheLookup> lookup(String tenant, @Nullable String userId, @Nullable String sessionId, int limit) {
+    return Optional.empty();
   }
 
   private int removeKeysContaining(String part) {

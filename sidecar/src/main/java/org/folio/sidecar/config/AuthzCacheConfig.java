@@ -3,7 +3,6 @@ package org.folio.sidecar.config;
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 import java.time.Duration;
-import java.util.Optional;
 
 /** The authorization decision cache. Property {@code sidecar.authz-cache.x-y} is {@code SIDECAR_AUTHZ_CACHE_X_Y}. */
 @ConfigMapping(prefix = "sidecar.authz-cache")
@@ -74,11 +73,4 @@ public interface AuthzCacheConfig {
   /** KC_AUTHORIZATION_CACHE_TTL_OFFSET (ms): legacy mode subtracts this from the token's exp (upstream: 500). */
   @WithDefault("500")
   long legacyTtlOffset();
-
-  /** SIDECAR_AUTHZ_CACHE_ADMIN_ENABLED: expose {@code /admin/authz-cache/...} invalidation endpoints. */
-  @WithDefault("false")
-  boolean adminEnabled();
-
-  /** SIDECAR_AUTHZ_CACHE_ADMIN_TOKEN: the secret callers of the admin endpoints send as {@code x-sidecar-admin-token}. */
-  Optional<String> adminToken();
 }

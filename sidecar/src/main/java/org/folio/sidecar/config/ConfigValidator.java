@@ -100,10 +100,6 @@ public class ConfigValidator {
       problems.add("SIDECAR_AUTHZ_CACHE_DENY_TTL (" + cache.denyTtl() + ") must not be longer than "
         + "SIDECAR_AUTHZ_CACHE_ALLOW_TTL (" + cache.allowTtl() + ")");
     }
-    if (cache.adminEnabled() && cache.adminToken().filter(token -> token.length() >= 16).isEmpty()) {
-      problems.add("SIDECAR_AUTHZ_CACHE_ADMIN_TOKEN must be set (16+ characters) when "
-        + "SIDECAR_AUTHZ_CACHE_ADMIN_ENABLED is true");
-    }
   }
 
   /** Each cache's heap share is a fraction, and together they leave room for requests in flight. */

@@ -57,6 +57,16 @@ public final class SidecarError extends RuntimeException {
     return new SidecarError(403, "ForbiddenException", "authorization_error", "Access Denied", null);
   }
 
+  /** Refused for a reason the log may name (a wrong credential); the body stays upstream's plain 403. */
+  public static SidecarError forbidden(String reason) {
+    return new SidecarError(403, "ForbiddenException", "authorization_error", "Access Denied", reason);
+  }
+
+  public static SidecarError methodNotAllowed(String method, String path) {
+    return new SidecarError(405, "MethodNotAllowedException", "service_error",
+      "Method not allowed [method: " + method + ", path: " + path + "]", null);
+  }
+
   public static SidecarError badRequest(String message) {
     return badRequest(message, null);
   }

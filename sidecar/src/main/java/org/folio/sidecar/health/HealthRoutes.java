@@ -31,6 +31,7 @@ public class HealthRoutes {
   // upstream's /admin/health lists SmallRye's liveness and startup checks of the channels too
   static final String MESSAGING_LIVENESS_CHECK = "SmallRye Reactive Messaging - liveness check";
   static final String MESSAGING_STARTUP_CHECK = "SmallRye Reactive Messaging - startup check";
+  static final String OPERATOR_DRAIN_CHECK = "Failed by an operator (admin API /admin/healthcheck/fail)";
   static final String KEYCLOAK_CHECK = "Keycloak connection (informational, not part of the status)";
 
   private final DependencyProbe probe;
@@ -40,13 +41,16 @@ public class HealthRoutes {
   private final HealthConfig config;
   private final EventsConfig eventsConfig;
   private final Drain drain;
+  private final OperatorDrain operatorDrain;
   private final Counter becameReady;
   private final Counter becameUnready;
   // what the previous readiness answer said; starts unready, as the pod does
   private volatile boolean wasReady;
 
   HealthRoutes(DependencyProbe probe, RoutingTableProvider routes, TenantEntitlements entitlements,
-    EventConsumer events, HealthConfig config, EventsConfig eventsConfig, Drain drain, MeterRegistry registry) {
+    EventConsumer events, HealthConfig config, EventsConfig eventsConfig, Drain drain, OperatorDrain operatorDrain,
+    MeterRegistry registry) {
+    this.operatorDrain = operatorDrain;
     this.eventsConfig = eventsConfig;
     this.drain = drain;
     this.becameReady = transitions(registry, "ready");
@@ -98,6 +102,10 @@ public class HealthRoutes {
     // a stopping sidecar leaves its Service at once, before it stops answering (Drain); upstream's body has no
     // check of its own for that
     up &= !drain.draining();
+    if (operatorDrain.failed()) {
+      // named, so a readiness body with its checks says why the pod left its Service
+      up &= check(checks, OPERATOR_DRAIN_CHECK, false, null);
+    }
     checks.add(new JsonObject().put("name", KEYCLOAK_CHECK).put("status", "UP")
       .put("data", new JsonObject().put("reachable", probe.keycloakUp())));
     if (up != wasReady) {

@@ -31,7 +31,6 @@ class BadConfigurationIT {
     "MODULE_DESCRIPTOR_PATH  | /no/such/file.json | MODULE_DESCRIPTOR_PATH '/no/such/file.json' is not a readable module descriptor",
     "SIDECAR_AUTHZ_CACHE_REFRESH_AFTER | 11m     | SIDECAR_AUTHZ_CACHE_REFRESH_AFTER (PT11M) must be shorter than SIDECAR_AUTHZ_CACHE_ALLOW_TTL (PT10M)",
     "SIDECAR_AUTHZ_CACHE_DENY_TTL      | 10m1s   | SIDECAR_AUTHZ_CACHE_DENY_TTL (PT10M1S) must not be longer than SIDECAR_AUTHZ_CACHE_ALLOW_TTL (PT10M)",
-    "SIDECAR_AUTHZ_CACHE_ADMIN_ENABLED | true    | SIDECAR_AUTHZ_CACHE_ADMIN_TOKEN must be set (16+ characters)",
     "MGR_CLIENT_TLS_TRUSTSTORE_PATH    | /no/ca.p12 | MGR_CLIENT_TLS_TRUSTSTORE_PATH must name a readable file, got '/no/ca.p12'",
   })
   void stopsAtOnceNamingTheVariable(String variable, String value, String message) throws Exception {

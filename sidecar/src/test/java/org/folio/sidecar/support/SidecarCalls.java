@@ -7,6 +7,7 @@ import static io.restassured.RestAssured.given;
 
 import io.quarkus.test.common.http.TestHTTPResourceManager;
 import io.restassured.response.ValidatableResponse;
+import io.restassured.specification.RequestSpecification;
 import java.util.List;
 import org.folio.sidecar.testkit.CountingHop.Kind;
 
@@ -41,6 +42,20 @@ public final class SidecarCalls {
       .until(() -> given().header("x-okapi-tenant", "alpha")
         .header("x-okapi-token", platform.tokens().login(alpha, alpha.allowed()).getString("access_token"))
         .get("/items/1").statusCode() == 200);
+  }
+
+  /**
+   * A request to the admin API on the management interface, with the test platform's admin credential. The
+   * management URI ends with its root path, /q, which the admin API does not use.
+   */
+  public static RequestSpecification admin() {
+    return given().baseUri(managementBase()).port(-1).header("authorization", "Bearer " + TestPlatform.ADMIN_TOKEN);
+  }
+
+  /** The management interface's scheme, host and port. */
+  public static String managementBase() {
+    var uri = java.net.URI.create(TestHTTPResourceManager.getManagementUri());
+    return uri.getScheme() + "://" + uri.getAuthority();
   }
 
   public static int umaCalls() {

@@ -83,6 +83,7 @@ public final class LiveScrape {
       try {
         awaitPrometheus();
         traffic(platform, sidecar.baseUrl());
+        adminCall(platform, sidecar.managementUrl());
         check();
         if (screenshot != null) {
           screenshot(dir, screenshot);
@@ -110,7 +111,9 @@ public final class LiveScrape {
       "scrape_configs:",
       "  - job_name: sidecar",
       "    metrics_path: /q/metrics",
-      "    static_configs: [{targets: ['" + URI.create(target).getAuthority() + "']}]", ""));
+      // the Prometheus Operator's target labels, which the alerts name a pod by and the dashboard filters on
+      "    static_configs: [{targets: ['" + URI.create(target).getAuthority() + "'],",
+      "      labels: {namespace: live-scrape, module: mod-items, pod: mod-items-0}}]", ""));
     var server = new ProcessBuilder("prometheus", "--config.file=" + dir.resolve("prometheus.yml"),
       "--storage.tsdb.path=" + dir.resolve("data"), "--storage.tsdb.retention.time=1h",
       "--web.listen-address=127.0.0.1:" + port)
@@ -162,6 +165,19 @@ public final class LiveScrape {
     }
     System.out.println("traffic (request kind, status: count): " + statuses);
     // two more scrapes, so every counter's last value is in
+    Thread.sleep(2_500);
+  }
+
+  /** An operator's flush of one user through the admin API, so its counter is scraped too. */
+  private void adminCall(TestPlatform platform, String management) throws Exception {
+    var alpha = platform.alpha();
+    var user = Tokens.claims(platform.tokens().login(alpha, alpha.allowed()).getString("access_token"))
+      .getString("user_id");
+    var request = HttpRequest.newBuilder(URI.create(management + "/admin/cache/flush?tenant=alpha&user=" + user))
+      .header("authorization", "Bearer " + TestPlatform.ADMIN_TOKEN).POST(HttpRequest.BodyPublishers.noBody())
+      .timeout(Duration.ofSeconds(10)).build();
+    var response = http.send(request, HttpResponse.BodyHandlers.ofString());
+    verify("admin API flush answers 200", response.statusCode() == 200, response.body());
     Thread.sleep(2_500);
   }
 
@@ -350,8 +366,9 @@ public final class LiveScrape {
       var panel = (JsonObject) item;
       var targets = panel.getJsonArray("targets", new JsonArray());
       if (!targets.isEmpty()) {
-        panels.put(panel.getString("title"),
-          targets.stream().map(target -> ((JsonObject) target).getString("expr")).toList());
+        // the dashboard's variables at "All"
+        panels.put(panel.getString("title"), targets.stream().map(target -> ((JsonObject) target).getString("expr")
+          .replace("$namespace", ".*").replace("$module", ".*").replace("$pod", ".*")).toList());
       }
       collect(panel.getJsonArray("panels", new JsonArray()), panels);
     }

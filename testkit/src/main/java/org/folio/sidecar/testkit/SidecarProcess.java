@@ -71,6 +71,8 @@ public final class SidecarProcess implements AutoCloseable {
       config.get("secret-store.ephemeral.content.folio_master_folio-backend-admin-client"));
     env.put("SECRET_STORE_EPHEMERAL_CONTENT_FOLIO_ALPHA_SIDECAR_MODULE_ACCESS_CLIENT", TestTenant.SERVICE_SECRET);
     env.put("SECRET_STORE_EPHEMERAL_CONTENT_FOLIO_BETA_SIDECAR_MODULE_ACCESS_CLIENT", TestTenant.SERVICE_SECRET);
+    // the admin API's credential (docs/admin-api.md): ops/fleet-flush.sh and the demo's operators use it
+    env.put("SECRET_STORE_EPHEMERAL_CONTENT_FOLIO_SIDECAR_ADMIN", TestPlatform.ADMIN_TOKEN);
     env.putAll(variables);
     var sidecar = new SidecarProcess(builder.start(), port, managementPort);
     Runtime.getRuntime().addShutdownHook(new Thread(sidecar.process::destroy));

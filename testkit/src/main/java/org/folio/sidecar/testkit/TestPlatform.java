@@ -30,6 +30,8 @@ public final class TestPlatform {
   private static final String PREFIX = "testplatform.";
   public static final int ACCESS_TOKEN_LIFESPAN_SECONDS = 300;
   public static final String ADMIN_TOKEN = "test-admin-token-0123456789";
+  /** Where the sidecar finds {@link #ADMIN_TOKEN}: SIDECAR_ADMIN_SECRET_KEY's default for the env {@code folio}. */
+  public static final String ADMIN_SECRET_KEY = "folio_sidecar_admin";
   public static final String ADMIN_CLIENT_SECRET = "backend-admin-secret-0123456789";
   public static final int SERVICE_TENANTS = 60;
   /** A tenant whose tokens live a few seconds, so token refreshes happen within one test. */
@@ -224,8 +226,8 @@ public final class TestPlatform {
       Map.entry("sidecar.health-probe-interval", "1s"),
       Map.entry("sidecar.authz-cache.deny-ttl", "1s"),
       Map.entry("kc.jwt-clock-skew", "1s"),
-      Map.entry("sidecar.authz-cache.admin-enabled", "true"),
-      Map.entry("sidecar.authz-cache.admin-token", ADMIN_TOKEN)));
+      // the admin API's credential (docs/admin-api.md), in the secret store under its default key
+      Map.entry("secret-store.ephemeral.content." + ADMIN_SECRET_KEY, ADMIN_TOKEN)));
     return config;
   }
 
