@@ -9,7 +9,9 @@ import org.folio.sidecar.testkit.TestPlatform;
 
 /**
  * Measures the UMA decision call the sidecar makes on a cache miss, against the real Keycloak of the test
- * platform: sequential, warm, two realms alternating. Prints p50/p95/p99. Run with {@code load/uma-latency.sh}.
+ * platform: sequential, two realms alternating. Prints the first calls of the freshly started (cold) Keycloak one by
+ * one, which KC_REQUEST_TIMEOUT's default is chosen from (docs/configuration.md), then p50/p95/p99 of warm calls.
+ * Run with {@code load/uma-latency.sh}.
  */
 public final class UmaLatency {
 
@@ -17,6 +19,7 @@ public final class UmaLatency {
   }
 
   public static void main(String[] args) throws Exception {
+    int cold = 6;
     int warmup = 300;
     int measured = 1000;
     var platform = TestPlatform.get();
@@ -39,6 +42,9 @@ public final class UmaLatency {
       int status = http.send(request, HttpResponse.BodyHandlers.discarding()).statusCode();
       if (status != 200) {
         throw new IllegalStateException("UMA answered " + status);
+      }
+      if (i < cold) {
+        System.out.printf("cold UMA decision %d (%s): %.1f ms%n", i + 1, tenant, (System.nanoTime() - started) / 1e6);
       }
       if (i >= warmup) {
         nanos[i - warmup] = System.nanoTime() - started;

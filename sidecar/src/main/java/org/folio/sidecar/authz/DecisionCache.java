@@ -33,12 +33,13 @@ import org.folio.sidecar.config.AuthzCacheConfig;
 import org.folio.sidecar.config.CacheBudget;
 import org.folio.sidecar.config.CacheBudgets;
 import org.folio.sidecar.error.SidecarError;
+import org.folio.sidecar.time.Timers;
 import org.jspecify.annotations.Nullable;
 
 /**
  * Decisions cached per {@link DecisionKey}, so a refreshed token hits. Concurrent misses of one key share one
  * Keycloak call; grants in use are re-checked in the background before they expire; while Keycloak is
- * unreachable, grants keep serving up to a maximum staleness. Secondary indexes (session, user, tenant) let
+ * unreachable or slow, grants keep serving up to a maximum staleness without waiting for it. Secondary indexes (session, user, tenant) let
  * a logout or a tenant change drop exactly its entries without scanning the cache.
  *
  * <p>The indexes hold exactly the keys the cache holds, loads in flight included, because each change of an
@@ -56,6 +57,9 @@ public final class DecisionCache implements AuthorizationCache {
 
   private static final Future<Decision> PERMIT = Future.succeededFuture(Decision.PERMIT);
   private static final Future<Decision> DENY = Future.succeededFuture(Decision.DENY);
+  /** Timers that never fire: a stale grant waits for its re-check's answer, however late (unit tests). */
+  private static final Timers PATIENT = (delay, task) -> () -> {
+  };
 
   /**
    * A decision, when Keycloak made it and the age after which a use re-checks it; {@code recheck} is the one Keycloak call re-checking it (refresh
@@ -89,16 +93,29 @@ public final class DecisionCache implements AuthorizationCache {
   private final Counter staleServed;
   private final Counter refreshes;
   private final LongUnaryOperator jitter;
+  private final Timers timers;
+  private final Duration staleWait;
 
-  public DecisionCache(AuthorizationDecider keycloak, AuthzCacheConfig config, MeterRegistry registry, Ticker ticker) {
+  public DecisionCache(AuthorizationDecider keycloak, AuthzCacheConfig config, MeterRegistry registry, Ticker ticker,
+    Timers timers) {
     this(keycloak, config, registry, ticker, ForkJoinPool.commonPool(),
-      config.refreshJitter() ? bound -> ThreadLocalRandom.current().nextLong(bound) : bound -> bound - 1);
+      config.refreshJitter() ? bound -> ThreadLocalRandom.current().nextLong(bound) : bound -> bound - 1, timers);
+  }
+
+  /** For tests and benchmarks: a stale grant waits for its re-check's answer however long it takes. */
+  public DecisionCache(AuthorizationDecider keycloak, AuthzCacheConfig config, MeterRegistry registry, Ticker ticker) {
+    this(keycloak, config, registry, ticker, PATIENT);
   }
 
   /** {@code executor} runs Caffeine's maintenance; tests pass {@code Runnable::run} to make it deterministic. */
   DecisionCache(AuthorizationDecider keycloak, AuthzCacheConfig config, MeterRegistry registry, Ticker ticker,
     Executor executor) {
-    this(keycloak, config, registry, ticker, executor, new Random(1)::nextLong);
+    this(keycloak, config, registry, ticker, executor, new Random(1)::nextLong, PATIENT);
+  }
+
+  DecisionCache(AuthorizationDecider keycloak, AuthzCacheConfig config, MeterRegistry registry, Ticker ticker,
+    Executor executor, LongUnaryOperator jitter) {
+    this(keycloak, config, registry, ticker, executor, jitter, PATIENT);
   }
 
   /**
@@ -106,9 +123,11 @@ public final class DecisionCache implements AuthorizationCache {
    * decision is first re-checked.
    */
   DecisionCache(AuthorizationDecider keycloak, AuthzCacheConfig config, MeterRegistry registry, Ticker ticker,
-    Executor executor, LongUnaryOperator jitter) {
+    Executor executor, LongUnaryOperator jitter, Timers timers) {
     this.keycloak = keycloak;
     this.jitter = jitter;
+    this.timers = timers;
+    this.staleWait = config.staleWait();
     this.ticker = ticker;
     this.refreshAfterNanos = config.refreshAfter().toNanos();
     this.allowTtlNanos = config.allowTtl().toNanos();
@@ -133,7 +152,7 @@ public final class DecisionCache implements AuthorizationCache {
     stats.registerSizeMetric(cache.synchronous());
     budget.gauge(registry, cache.synchronous());
     this.staleServed = Counter.builder("sidecar.authz.decisions.stale.served")
-      .description("grants served past their TTL because Keycloak was unreachable").register(registry);
+      .description("grants served past their TTL because Keycloak was unreachable or slow").register(registry);
     this.refreshes = Counter.builder("sidecar.authz.decisions.refreshes")
       .description("background re-checks of grants in use").register(registry);
     // read on each scrape, never on a request: a scan of the cache, which a 30-s scrape interval makes cheap
@@ -278,11 +297,20 @@ public final class DecisionCache implements AuthorizationCache {
     return promise.future();
   }
 
-  /** A grant past its TTL: ask again; if Keycloak cannot answer, the grant serves until its staleness runs out. */
+  /**
+   * A grant past its TTL: ask again; if Keycloak cannot answer, or not within the stale wait, the grant serves
+   * until its staleness runs out (a late answer still replaces the entry). A request that finds the re-check
+   * already running is served at once: Keycloak has not answered another request yet, it would only queue.
+   */
   private Future<Decision> recheckStale(DecisionKey key, CompletableFuture<Cached> entry, Cached cached,
     AuthorizationRequest request) {
     stats.recordMisses(1);
-    return recheck(key, entry, cached, request).transform(result -> {
+    var running = cached.recheck().get();
+    if (running != null && !running.isComplete()) {
+      staleServed.increment();
+      return PERMIT;
+    }
+    return patiently(recheck(key, entry, cached, request)).transform(result -> {
       if (result.succeeded()) {
         return Future.succeededFuture(result.result());
       }
@@ -292,6 +320,26 @@ public final class DecisionCache implements AuthorizationCache {
       }
       return Future.failedFuture(result.cause());
     });
+  }
+
+  /** The answer, or a 503 once the stale wait has run out first. */
+  private Future<Decision> patiently(Future<Decision> answer) {
+    if (answer.isComplete()) {
+      return answer;
+    }
+    var patient = Promise.<Decision>promise();
+    // the stale wait ran out: to the grant past its TTL, Keycloak is as good as unreachable for now
+    var cancel = timers.schedule(staleWait, () -> patient.tryFail(SidecarError.keycloakUnavailable(
+      "Keycloak slower than SIDECAR_AUTHZ_CACHE_STALE_WAIT")));
+    answer.onComplete(result -> {
+      cancel.run();
+      if (result.succeeded()) {
+        patient.tryComplete(result.result());
+      } else {
+        patient.tryFail(result.cause());
+      }
+    });
+    return patient.future();
   }
 
   /** Stores a fresh answer in place of {@code entry}, unless that entry has been evicted or invalidated meanwhile. */

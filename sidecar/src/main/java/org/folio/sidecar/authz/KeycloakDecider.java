@@ -1,52 +1,84 @@
 package org.folio.sidecar.authz;
 
+import com.github.benmanes.caffeine.cache.Ticker;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import io.vertx.core.Future;
 import io.vertx.core.MultiMap;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.ext.web.client.HttpResponse;
 import io.vertx.ext.web.client.WebClient;
 import jakarta.enterprise.inject.Typed;
 import jakarta.inject.Named;
 import jakarta.inject.Singleton;
+import java.util.EnumMap;
+import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import org.folio.sidecar.config.AuthzCacheConfig;
 import org.folio.sidecar.config.ConfigValidator;
 import org.folio.sidecar.config.KeycloakConfig;
 import org.folio.sidecar.error.SidecarError;
+import org.folio.sidecar.token.KeycloakCalls;
+import org.jboss.logging.Logger;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Asks Keycloak's UMA endpoint for a decision, as upstream does, with {@code response_mode=decision} so that
  * Keycloak answers {@code {"result":true}} instead of minting a full RPT (about a third of the cost).
+ *
+ * <p>Only Keycloak's decisions are decisions: an answer that says the question itself is wrong (the audience
+ * client {@code <tenant>KC_LOGIN_CLIENT_SUFFIX} or the realm does not exist) is a misconfiguration, and a slow,
+ * refused or failing call is a Keycloak problem; each is a 503 with its reason, counted under its own outcome and
+ * logged once per KC_ERROR_LOG_INTERVAL, never a 403 that looks like a denial (docs/deviations.md).
  */
 @Singleton
 @Typed(KeycloakDecider.class)
 public class KeycloakDecider implements AuthorizationDecider {
 
+  private static final Logger LOGGER = Logger.getLogger(KeycloakDecider.class);
   private static final String UMA_GRANT = "urn:ietf:params:oauth:grant-type:uma-ticket";
+  /** Keycloak's own error descriptions are short; a longer one is cut rather than logged whole. */
+  private static final int MAX_DESCRIPTION = 200;
+
+  /** What one UMA call came to: the {@code outcome} label of {@code sidecar_keycloak_decisions_seconds}. */
+  enum Outcome {
+    PERMIT, DENY, UNAUTHENTICATED,
+    /** Keycloak cannot evaluate the question: no such audience client or realm (400 invalid_request, 404). */
+    MISCONFIGURED,
+    /** No answer within a limit. */
+    TIMEOUT,
+    /** Nothing listens at KC_URL. */
+    REFUSED,
+    /** Another status (5xx, unexpected 4xx) or a failed connection. */
+    ERROR;
+
+    final String label = name().toLowerCase(Locale.ROOT);
+  }
 
   private final WebClient client;
+  private final KeycloakCalls calls;
   private final KeycloakConfig config;
   private final String baseUrl;
   private final Map<String, String> tokenUrlByTenant = new ConcurrentHashMap<>();
   private final boolean decisionOnly;
+  private final Map<Outcome, Timer> timers = new EnumMap<>(Outcome.class);
+  private final FailureLog failureLog;
 
-  private final Timer permitted;
-  private final Timer denied;
-  private final Timer rejected;
-  private final Timer failed;
-
-  KeycloakDecider(@Named("keycloak") WebClient client, KeycloakConfig config, AuthzCacheConfig cache,
-    MeterRegistry registry) {
+  KeycloakDecider(@Named("keycloak") WebClient client, KeycloakCalls calls, KeycloakConfig config,
+    AuthzCacheConfig cache, MeterRegistry registry, Ticker ticker) {
     this.client = client;
+    this.calls = calls;
     this.config = config;
     // upstream v3.0.18 asks for a full RPT; legacy mode, its baseline, asks the same (about 3x dearer per miss)
     this.decisionOnly = cache.mode() == AuthzCacheConfig.Mode.OPTIMIZED;
-    this.permitted = timer(registry, "permit");
-    this.denied = timer(registry, "deny");
-    this.rejected = timer(registry, "unauthenticated");
-    this.failed = timer(registry, "error");
+    // every outcome from the start: an alert's rate over a failure outcome is defined before the first failure
+    for (var outcome : Outcome.values()) {
+      timers.put(outcome, timer(registry, outcome.label));
+    }
+    this.failureLog = new FailureLog(ticker, config.errorLogInterval(), LOGGER::warn);
     this.baseUrl = ConfigValidator.withoutTrailingSlash(config.url());
   }
 
@@ -61,41 +93,71 @@ public class KeycloakDecider implements AuthorizationDecider {
       form.add("response_mode", "decision");
     }
     long started = System.nanoTime();
-    return client.postAbs(tokenUrlByTenant.computeIfAbsent(tenant,
+    var post = client.postAbs(tokenUrlByTenant.computeIfAbsent(tenant,
       t -> baseUrl + "/realms/" + t + "/protocol/openid-connect/token"))
-      .timeout(config.requestTimeout().toMillis())
-      .putHeader("Authorization", "Bearer " + request.token().raw())
-      .sendForm(form)
-      .transform(result -> {
-        record(result.failed() ? 0 : result.result().statusCode(), System.nanoTime() - started);
-        if (result.failed()) {
-          return Future.failedFuture(SidecarError.keycloakUnavailable(
-            "Keycloak is unreachable: " + result.cause().getClass().getSimpleName()));
-        }
-        return switch (result.result().statusCode()) {
-          case 200 -> Future.succeededFuture(Decision.PERMIT);
-          // 400 is Keycloak not knowing the resource or scope: nothing grants it, as upstream treats it
-          case 400, 403 -> Future.succeededFuture(Decision.DENY);
-          case 401 -> Future.succeededFuture(Decision.UNAUTHENTICATED);
-          default -> Future.failedFuture(SidecarError.keycloakUnavailable(
-            "Keycloak answered " + result.result().statusCode()));
+      .putHeader("Authorization", "Bearer " + request.token().raw());
+    return calls.send(post, uma -> uma.sendForm(form)).transform(result -> {
+      if (result.failed()) {
+        var outcome = switch (KeycloakCalls.classify(result.cause())) {
+          case TIMEOUT -> Outcome.TIMEOUT;
+          case REFUSED -> Outcome.REFUSED;
+          case ERROR -> Outcome.ERROR;
         };
-      });
+        return failed(outcome, started, calls.describe(result.cause()));
+      }
+      var response = result.result();
+      return switch (response.statusCode()) {
+        case 200 -> decided(Outcome.PERMIT, Decision.PERMIT, started);
+        case 400, 403 -> {
+          var invalidRequest = invalidRequest(response);
+          // otherwise 400 is Keycloak not knowing the resource or scope: nothing grants it, as upstream treats it
+          yield invalidRequest == null
+            ? decided(Outcome.DENY, Decision.DENY, started)
+            : failed(Outcome.MISCONFIGURED, started, "Keycloak cannot evaluate permissions of client " + tenant
+              + config.loginClientSuffix() + " in realm " + tenant + " (KC_LOGIN_CLIENT_SUFFIX): " + invalidRequest);
+        }
+        case 401 -> decided(Outcome.UNAUTHENTICATED, Decision.UNAUTHENTICATED, started);
+        case 404 -> failed(Outcome.MISCONFIGURED, started, "Keycloak answered 404 for the token endpoint of realm "
+          + tenant + ": no such realm, or KC_URL is wrong");
+        default -> failed(Outcome.ERROR, started, "Keycloak answered " + response.statusCode());
+      };
+    });
   }
 
-  private void record(int status, long nanos) {
-    var timer = switch (status) {
-      case 200 -> permitted;
-      case 400, 403 -> denied;
-      case 401 -> rejected;
-      default -> failed;
-    };
-    timer.record(nanos, TimeUnit.NANOSECONDS);
+  /** Keycloak's description of an {@code invalid_request}: the question cannot be asked; null for a decision. */
+  private static @Nullable String invalidRequest(HttpResponse<Buffer> response) {
+    try {
+      var body = response.bodyAsJsonObject();
+      if (body == null || !"invalid_request".equals(body.getString("error"))) {
+        return null;
+      }
+      var description = String.valueOf(body.getString("error_description"));
+      return description.length() > MAX_DESCRIPTION ? description.substring(0, MAX_DESCRIPTION) : description;
+    } catch (RuntimeException notJson) {
+      return null;
+    }
+  }
+
+  private Future<Decision> decided(Outcome outcome, Decision decision, long started) {
+    record(outcome, started);
+    return Future.succeededFuture(decision);
+  }
+
+  private Future<Decision> failed(Outcome outcome, long started, String reason) {
+    record(outcome, started);
+    failureLog.warn(outcome.label, "Keycloak authorization " + outcome.label + ": " + reason
+      + "; decisions not cached answer 503, cached grants serve up to SIDECAR_AUTHZ_CACHE_MAX_STALENESS");
+    return Future.failedFuture(SidecarError.keycloakUnavailable(reason));
+  }
+
+  private void record(Outcome outcome, long started) {
+    Objects.requireNonNull(timers.get(outcome)).record(System.nanoTime() - started, TimeUnit.NANOSECONDS);
   }
 
   private static Timer timer(MeterRegistry registry, String outcome) {
     return Timer.builder("sidecar.keycloak.decisions")
-      .description("UMA decision calls to Keycloak")
+      .description("UMA decision calls to Keycloak, by outcome: permit, deny, unauthenticated (decisions); "
+        + "misconfigured, timeout, refused, error (failures, answered 503)")
       .tag("outcome", outcome)
       .publishPercentileHistogram()
       .publishPercentiles(0.5, 0.95, 0.99)

@@ -59,9 +59,21 @@ public interface AuthzCacheConfig {
   @WithDefault("true")
   boolean refreshJitter();
 
-  /** SIDECAR_AUTHZ_CACHE_MAX_STALENESS: while Keycloak is unreachable, expired grants keep serving this much longer. */
+  /**
+   * SIDECAR_AUTHZ_CACHE_MAX_STALENESS: while Keycloak is unreachable or slow, expired grants keep serving this much
+   * longer.
+   */
   @WithDefault("10m")
   Duration maxStaleness();
+
+  /**
+   * SIDECAR_AUTHZ_CACHE_STALE_WAIT: a request whose grant is past its TTL waits this long for Keycloak's re-check
+   * (a warm Keycloak answers in milliseconds, so a revoked grant is still refused at once); a slower Keycloak does
+   * not hold it longer: the grant serves and the re-check's late answer replaces it. Requests arriving while a
+   * re-check is running do not wait at all.
+   */
+  @WithDefault("500ms")
+  Duration staleWait();
 
   /**
    * KC_AUTHORIZATION_CACHE_MAX_SIZE: legacy mode's size bound; upstream v3.0.18's application.properties says 250

@@ -70,6 +70,8 @@ public class ConfigValidator {
     }
     requirePositive("KC_REQUEST_TIMEOUT", keycloak.requestTimeout().toMillis(), problems);
     requirePositive("KC_CONNECT_TIMEOUT", keycloak.connectTimeout().toMillis(), problems);
+    requirePositive("KC_READ_IDLE_TIMEOUT", keycloak.readIdleTimeout().toMillis(), problems);
+    requirePositive("KC_ERROR_LOG_INTERVAL", keycloak.errorLogInterval().toMillis(), problems);
     requirePositive("KC_MAX_POOL_SIZE", keycloak.maxPoolSize(), problems);
     requirePositive("SIDECAR_MANAGER_TIMEOUT", platform.timeout().toMillis(), problems);
     requirePositive("SIDECAR_PLATFORM_MAX_POOL_SIZE", platform.maxPoolSize(), problems);

@@ -40,13 +40,37 @@ public interface KeycloakConfig {
   @WithDefault("-login-application")
   String loginClientSuffix();
 
-  /** KC_REQUEST_TIMEOUT: limit for one call to Keycloak (UMA decision, keys, tokens). */
-  @WithDefault("2s")
+  /**
+   * KC_REQUEST_TIMEOUT (or upstream's KC_REQUEST_TIMEOUT_MS, in milliseconds; this one wins when both are set):
+   * the deadline of one whole Keycloak call (UMA decision, keys, tokens), so what a user waits at most for a
+   * decision nothing is cached for. Above a cold Keycloak's first decisions on a loaded machine (measured by
+   * load/uma-latency.sh, docs/configuration.md), as upstream's MODSIDECAR-199 default.
+   */
+  @WithDefault("15s")
   Duration requestTimeout();
 
-  /** KC_CONNECT_TIMEOUT: limit for opening a connection to Keycloak. */
-  @WithDefault("500ms")
+  /**
+   * KC_CONNECT_TIMEOUT: limit for opening a TCP connection to Keycloak, for an address that drops the connection
+   * attempt (a refused one fails at once). Above one lost SYN's 1-s retransmission.
+   */
+  @WithDefault("2s")
   Duration connectTimeout();
+
+  /**
+   * KC_READ_IDLE_TIMEOUT (or upstream's KC_CLIENT_READ_IDLE_TIMEOUT, in seconds): a connection to Keycloak on
+   * which nothing arrives this long is closed, in a call (never later than KC_REQUEST_TIMEOUT) or idle in the
+   * pool, so a half-open connection left by a Keycloak pod that died is not reused.
+   */
+  @WithDefault("60s")
+  Duration readIdleTimeout();
+
+  /**
+   * KC_ERROR_LOG_INTERVAL: Keycloak failures that are not decisions (timeout, refused, error, misconfigured) are
+   * logged as one WARN line per cause per this interval with the reason; every one is counted in
+   * {@code sidecar_keycloak_decisions_seconds_count{outcome}}.
+   */
+  @WithDefault("1m")
+  Duration errorLogInterval();
 
   /** KC_JWT_CLOCK_SKEW: tolerated clock difference when checking {@code exp}. */
   @WithDefault("10s")

@@ -21,6 +21,7 @@ import org.folio.sidecar.config.UsersConfig;
 import org.folio.sidecar.error.SidecarError;
 import org.folio.sidecar.platform.PlatformClient;
 import org.folio.sidecar.secret.SecretStore;
+import org.folio.sidecar.token.KeycloakCalls;
 import org.folio.sidecar.token.VerifiedToken;
 
 /**
@@ -43,6 +44,7 @@ public class Impersonation {
   }
 
   private final WebClient client;
+  private final KeycloakCalls calls;
   private final KeycloakConfig keycloak;
   private final TokenConfig tokenConfig;
   private final SecretStore secrets;
@@ -53,7 +55,8 @@ public class Impersonation {
   private final AsyncCache<UserKey, String> usernames;
   private final AsyncCache<UserKey, Exchanged> exchanged;
 
-  Impersonation(@Named("keycloak") WebClient client, PlatformClient platform, KeycloakConfig keycloak,
+  Impersonation(@Named("keycloak") WebClient client, KeycloakCalls calls, PlatformClient platform,
+    KeycloakConfig keycloak,
     TokenConfig tokenConfig, UsersConfig users, SecretStore secrets, MeterRegistry registry, Ticker ticker) {
     var budget = CacheBudgets.impersonation(keycloak);
     long overhead = CacheBudgets.IMPERSONATION_OVERHEAD;
@@ -73,6 +76,7 @@ public class Impersonation {
       .expireAfter(Expiry.<UserKey, Exchanged>writing((key, token) -> Duration.ofNanos(token.lifetimeNanos()))),
       registry, "sidecar.impersonation.tokens");
     this.client = client;
+    this.calls = calls;
     this.keycloak = keycloak;
     this.tokenConfig = tokenConfig;
     this.secrets = secrets;
@@ -134,15 +138,15 @@ public class Impersonation {
 
   private Future<Boolean> introspect(VerifiedToken origin) {
     var clientId = origin.tenant() + keycloak.loginClientSuffix();
-    return secret(origin.tenant(), clientId).compose(secret -> client
-      .postAbs(keycloakUrl + "/realms/" + origin.tenant() + "/protocol/openid-connect/token/introspect")
-      .timeout(keycloak.requestTimeout().toMillis())
-      .sendForm(MultiMap.caseInsensitiveMultiMap().add("grant_type", "client_credentials").add("client_id", clientId)
-        .add("client_secret", secret).add("token_type_hint", "requesting_party_token").add("token", origin.raw())))
+    return secret(origin.tenant(), clientId).compose(secret -> calls.send(client
+      .postAbs(keycloakUrl + "/realms/" + origin.tenant() + "/protocol/openid-connect/token/introspect"),
+      request -> request.sendForm(MultiMap.caseInsensitiveMultiMap().add("grant_type", "client_credentials")
+        .add("client_id", clientId).add("client_secret", secret).add("token_type_hint", "requesting_party_token")
+        .add("token", origin.raw()))))
       .transform(result -> {
         if (result.failed()) {
           return Future.failedFuture(SidecarError.keycloakUnavailable("cannot introspect: "
-            + result.cause().getClass().getSimpleName()));
+            + calls.describe(result.cause())));
         }
         if (result.result().statusCode() != 200) {
           return Future.failedFuture(SidecarError.unauthorized("introspection refused"));
@@ -161,16 +165,15 @@ public class Impersonation {
 
   private Future<Exchanged> exchange(String tenant, String username) {
     var clientId = keycloak.impersonationClient();
-    return secret(tenant, clientId).compose(secret -> client
-      .postAbs(keycloakUrl + "/realms/" + tenant + "/protocol/openid-connect/token")
-      .timeout(keycloak.requestTimeout().toMillis())
-      .sendForm(MultiMap.caseInsensitiveMultiMap()
+    return secret(tenant, clientId).compose(secret -> calls.send(client
+      .postAbs(keycloakUrl + "/realms/" + tenant + "/protocol/openid-connect/token"),
+      request -> request.sendForm(MultiMap.caseInsensitiveMultiMap()
         .add("grant_type", "urn:ietf:params:oauth:grant-type:token-exchange").add("client_id", clientId)
-        .add("client_secret", secret).add("requested_subject", username)))
+        .add("client_secret", secret).add("requested_subject", username))))
       .transform(result -> {
         if (result.failed()) {
           return Future.failedFuture(SidecarError.keycloakUnavailable("cannot exchange the token: "
-            + result.cause().getClass().getSimpleName()));
+            + calls.describe(result.cause())));
         }
         if (result.result().statusCode() != 200) {
           return Future.failedFuture(SidecarError.forbidden());

@@ -5,6 +5,7 @@ import com.github.benmanes.caffeine.cache.Caffeine;
 import com.github.benmanes.caffeine.cache.Ticker;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
+import io.vertx.ext.web.client.HttpRequest;
 import io.vertx.ext.web.client.WebClient;
 import jakarta.inject.Named;
 import jakarta.inject.Singleton;
@@ -42,6 +43,7 @@ public class RealmKeys {
   }
 
   private final WebClient client;
+  private final KeycloakCalls calls;
   private final KeycloakConfig config;
   private final String jwksBase;
   private final Cache<String, KeySet> realms;
@@ -52,8 +54,9 @@ public class RealmKeys {
   private long newRealmWindowStart;
   private int newRealmFetches;
 
-  RealmKeys(@Named("keycloak") WebClient client, KeycloakConfig config, Ticker ticker) {
+  RealmKeys(@Named("keycloak") WebClient client, KeycloakCalls calls, KeycloakConfig config, Ticker ticker) {
     this.client = client;
+    this.calls = calls;
     this.ticker = ticker;
     this.config = config;
     this.jwksBase = ConfigValidator.withoutTrailingSlash(config.jwksBaseUrl().orElse(config.url()));
@@ -114,14 +117,11 @@ public class RealmKeys {
     if (existing != null) {
       return existing;
     }
-    client.getAbs(jwksBase + "/realms/" + realm + "/protocol/openid-connect/certs")
-      .timeout(config.requestTimeout().toMillis())
-      .send()
+    calls.send(client.getAbs(jwksBase + "/realms/" + realm + "/protocol/openid-connect/certs"), HttpRequest::send)
       .onComplete(result -> {
         inFlight.remove(realm);
         if (result.failed()) {
-          promise.fail(
-            SidecarError.keycloakUnavailable("cannot fetch realm keys: " + result.cause().getClass().getSimpleName()));
+          promise.fail(SidecarError.keycloakUnavailable("cannot fetch realm keys: " + calls.describe(result.cause())));
           return;
         }
         var response = result.result();

@@ -15,24 +15,23 @@ import org.folio.sidecar.error.SidecarError;
 public class TokenEndpoint {
 
   private final WebClient client;
+  private final KeycloakCalls calls;
   private final String baseUrl;
-  private final long timeoutMillis;
 
-  TokenEndpoint(@Named("keycloak") WebClient client, KeycloakConfig keycloak) {
+  TokenEndpoint(@Named("keycloak") WebClient client, KeycloakCalls calls, KeycloakConfig keycloak) {
     this.client = client;
+    this.calls = calls;
     this.baseUrl = ConfigValidator.withoutTrailingSlash(keycloak.url());
-    this.timeoutMillis = keycloak.requestTimeout().toMillis();
   }
 
   /** Posts {@code form} to the realm's token endpoint; {@code what} names the token in errors. */
   public Future<JsonObject> request(String realm, MultiMap form, String what) {
-    return client.postAbs(baseUrl + "/realms/" + realm + "/protocol/openid-connect/token")
-      .timeout(timeoutMillis)
-      .sendForm(form)
+    return calls.send(client.postAbs(baseUrl + "/realms/" + realm + "/protocol/openid-connect/token"),
+      request -> request.sendForm(form))
       .transform(result -> {
         if (result.failed()) {
           return Future.failedFuture(SidecarError.keycloakUnavailable("cannot obtain a " + what + ": "
-            + result.cause().getClass().getSimpleName()));
+            + calls.describe(result.cause())));
         }
         var response = result.result();
         if (response.statusCode() != 200) {

@@ -58,6 +58,14 @@ public final class SidecarCalls {
     return uri.getScheme() + "://" + uri.getAuthority();
   }
 
+  /** {@code sidecar_keycloak_decisions_seconds_count} of one outcome (permit, deny, timeout, refused, ...). */
+  public static double keycloakDecisions(String outcome) {
+    var scrape = metrics().extract().asString();
+    var matcher = java.util.regex.Pattern.compile("sidecar_keycloak_decisions_seconds_count\\{outcome=\""
+      + outcome + "\"} ([0-9.E]+)").matcher(scrape);
+    return matcher.find() ? Double.parseDouble(matcher.group(1)) : 0;
+  }
+
   public static int umaCalls() {
     return TestPlatform.get().keycloakHop().count(Kind.UMA);
   }

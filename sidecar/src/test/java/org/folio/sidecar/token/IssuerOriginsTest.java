@@ -51,7 +51,8 @@ class IssuerOriginsTest {
     var config = ConfigMappings.load(KeycloakConfig.class, Map.of("kc.url", keycloak.baseUrl(),
       "kc.uri-validation-enabled", "false", "kc.issuer-origins", "https://keycloak.example.org"));
     var ticker = new FakeTicker();
-    verifier = new TokenVerifier(new RealmKeys(WebClient.create(vertx), config, ticker), config, ticker,
+    verifier = new TokenVerifier(new RealmKeys(WebClient.create(vertx), new KeycloakCalls((delay, task) -> () -> {
+    }, config), config, ticker), config, ticker,
       Clock.systemUTC());
   }
 

@@ -55,7 +55,8 @@ class RealmKeysTest {
     // room for 3 realms' keys; at most 5 unknown realms asked for per 10 s
     var config = ConfigMappings.load(KeycloakConfig.class, Map.of("kc.url", keycloak.baseUrl(),
       "kc.realms-max-size", "3", "kc.jwks-new-realm-fetches", "5", "kc.jwks-min-refetch-interval", "10s"));
-    keys = new RealmKeys(WebClient.create(vertx), config, ticker);
+    keys = new RealmKeys(WebClient.create(vertx), new KeycloakCalls((delay, task) -> () -> {
+    }, config), config, ticker);
   }
 
   @AfterEach

@@ -16,7 +16,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 /**
  * A small HTTP hop between the sidecar and Keycloak: counts requests by kind, so tests can assert exactly how
  * often the sidecar asked Keycloak, and can be cut off and restored to play a Keycloak outage without stopping
- * the shared Keycloak.
+ * the shared Keycloak. It can also hold UMA calls until told to answer them (a slow Keycloak, as slow as the test
+ * wants, without waiting for time) or answer them with Keycloak's 500 (a Keycloak failing to evaluate).
  */
 public final class CountingHop {
 
@@ -35,6 +36,9 @@ public final class CountingHop {
   private volatile HttpServer server;
   private HttpServer control;
   private final java.util.Map<String, Runnable> extraControls = new java.util.concurrent.ConcurrentHashMap<>();
+  private final java.util.Queue<Runnable> heldUma = new java.util.concurrent.ConcurrentLinkedQueue<>();
+  private volatile boolean holdingUma;
+  private volatile boolean failingUma;
 
   public CountingHop(int port, int targetPort) {
     this.port = port;
@@ -67,11 +71,16 @@ public final class CountingHop {
           case "/cut" -> cut();
           case "/restore" -> restore();
           case "/reset" -> resetCounts();
+          case "/uma/hold" -> holdingUma = true;
+          case "/uma/release" -> releaseUma();
+          case "/uma/fail" -> failingUma = true;
+          case "/uma/answer" -> failingUma = false;
           default -> extraControls.getOrDefault(request.path(), () -> {
           }).run();
         }
         var body = new io.vertx.core.json.JsonObject();
         counts.forEach((kind, count) -> body.put(kind.name(), count.get()));
+        body.put("HELD", heldUma.size());
         return body.encode();
       }).onComplete(result -> request.response().putHeader("content-type", "application/json")
         .setStatusCode(result.succeeded() ? 200 : 500).end(result.succeeded() ? result.result() : "{}")))
@@ -90,6 +99,14 @@ public final class CountingHop {
 
   public void restore() {
     start();
+  }
+
+  /** UMA calls are relayed again, the ones held first, in their order. */
+  private void releaseUma() {
+    holdingUma = false;
+    for (var held = heldUma.poll(); held != null; held = heldUma.poll()) {
+      held.run();
+    }
   }
 
   /** Adds a switch for another piece of the platform (e.g. the Kafka relay) to the control port. */
@@ -133,13 +150,32 @@ public final class CountingHop {
       if (kind == Kind.UMA) {
         decisionKeys.add(decisionKey(request, body));
       }
-      var options = new RequestOptions().setMethod(request.method()).setHost("127.0.0.1").setPort(targetPort)
-        .setURI(request.uri()).setHeaders(request.headers());
-      client.request(options)
-        .compose(outgoing -> outgoing.send(body))
-        .compose(answer -> answer.body().map(answerBody -> reply(request, answer, answerBody)))
-        .onFailure(error -> request.response().setStatusCode(502).end());
+      if (kind == Kind.UMA && failingUma) {
+        request.response().setStatusCode(500).putHeader("content-type", "application/json")
+          .end("{\"error\":\"unknown_error\"}");
+      } else if (kind == Kind.UMA && holdingUma) {
+        heldUma.add(() -> forward(request, body));
+        // released between the check and the add: do not keep it
+        if (!holdingUma) {
+          releaseUma();
+        }
+      } else {
+        forward(request, body);
+      }
     });
+  }
+
+  private void forward(HttpServerRequest request, Buffer body) {
+    var options = new RequestOptions().setMethod(request.method()).setHost("127.0.0.1").setPort(targetPort)
+      .setURI(request.uri()).setHeaders(request.headers());
+    client.request(options)
+      .compose(outgoing -> outgoing.send(body))
+      .compose(answer -> answer.body().map(answerBody -> reply(request, answer, answerBody)))
+      .onFailure(error -> {
+        if (!request.response().ended() && !request.response().closed()) {
+          request.response().setStatusCode(502).end();
+        }
+      });
   }
 
   private static Void reply(HttpServerRequest request, HttpClientResponse answer, Buffer body) {

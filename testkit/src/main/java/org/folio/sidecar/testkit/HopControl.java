@@ -33,6 +33,30 @@ public final class HopControl {
     call("/reset");
   }
 
+  /** Keycloak becomes slow: UMA calls get no answer until {@link #releaseUma()}. */
+  public void holdUma() {
+    call("/uma/hold");
+  }
+
+  /** Keycloak answers again, the held UMA calls first. */
+  public void releaseUma() {
+    call("/uma/release");
+  }
+
+  /** UMA calls held now, waiting for {@link #releaseUma()}. */
+  public int heldUma() {
+    return call("/counts").getInteger("HELD");
+  }
+
+  /** UMA calls are answered with Keycloak's 500 until {@link #answerUma()}. */
+  public void failUma() {
+    call("/uma/fail");
+  }
+
+  public void answerUma() {
+    call("/uma/answer");
+  }
+
   /** The Kafka broker becomes unreachable for every client. */
   public void cutKafka() {
     call("/kafka/cut");

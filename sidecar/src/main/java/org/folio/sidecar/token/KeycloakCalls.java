@@ -1,0 +1,110 @@
+package org.folio.sidecar.token;
+
+import io.netty.channel.ConnectTimeoutException;
+import io.vertx.core.Future;
+import io.vertx.core.Promise;
+import io.vertx.ext.web.client.HttpRequest;
+import io.vertx.ext.web.client.HttpResponse;
+import jakarta.inject.Singleton;
+import java.net.ConnectException;
+import java.time.Duration;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Function;
+import org.folio.sidecar.config.KeycloakConfig;
+import org.folio.sidecar.time.Timers;
+
+/**
+ * Sends one Keycloak call under its limits, each protecting something else (docs/configuration.md, "Keycloak
+ * timeouts"): the client's connect timeout (KC_CONNECT_TIMEOUT) fails a Keycloak whose address accepts no
+ * connection fast, a refused connection fails at once; the read-idle timeout (KC_READ_IDLE_TIMEOUT, upstream's
+ * KC_CLIENT_READ_IDLE_TIMEOUT) ends a call or a pooled connection on which nothing arrives, e.g. half-open after
+ * Keycloak's pod died; the deadline (KC_REQUEST_TIMEOUT, upstream's KC_REQUEST_TIMEOUT_MS) bounds the whole call,
+ * from asking for a pooled connection to the answer's last byte, so it is what a user waits at most for a
+ * decision Keycloak is slow to make. Failures are named as what they are: a slow answer is a timeout, not an
+ * unreachable Keycloak.
+ */
+@Singleton
+public class KeycloakCalls {
+
+  /** How a call failed, as the {@code outcome} of metrics and the reason of logs say it. */
+  public enum Failure {
+    /** No answer within a limit: Keycloak (or the network to it) is slow or stalled. */
+    TIMEOUT("timeout"),
+    /** Nothing listens at KC_URL: Keycloak is down or its address is wrong. */
+    REFUSED("refused"),
+    /** Anything else on the way: a connection reset or closed mid-call, a TLS failure. */
+    ERROR("error");
+
+    private final String label;
+
+    Failure(String label) {
+      this.label = label;
+    }
+
+    public String label() {
+      return label;
+    }
+  }
+
+  private final Timers timers;
+  private final Duration deadline;
+  private final long idleMillis;
+
+  KeycloakCalls(Timers timers, KeycloakConfig config) {
+    this.timers = timers;
+    this.deadline = config.requestTimeout();
+    this.idleMillis = Math.min(config.readIdleTimeout().toMillis(), deadline.toMillis());
+  }
+
+  /** Sends {@code request} with {@code send} (e.g. {@code r -> r.sendForm(form)}) under the call's limits. */
+  public <T> Future<HttpResponse<T>> send(HttpRequest<T> request,
+    Function<HttpRequest<T>, Future<HttpResponse<T>>> send) {
+    var answer = Promise.<HttpResponse<T>>promise();
+    // the deadline fails the caller; the request's own idle timeout (never above it) then frees its connection
+    var cancel = timers.schedule(deadline, () -> answer.tryFail(new DeadlineExceeded(deadline)));
+    send.apply(request.idleTimeout(idleMillis)).onComplete(result -> {
+      cancel.run();
+      if (result.succeeded()) {
+        answer.tryComplete(result.result());
+      } else {
+        answer.tryFail(result.cause());
+      }
+    });
+    return answer.future();
+  }
+
+  public static Failure classify(Throwable error) {
+    if (error instanceof TimeoutException || error instanceof ConnectTimeoutException) {
+      return Failure.TIMEOUT;
+    }
+    return error instanceof ConnectException ? Failure.REFUSED : Failure.ERROR;
+  }
+
+  /** The reason an operator reads in the log and the access line: which limit, or what failed; never a token. */
+  public String describe(Throwable error) {
+    if (error instanceof DeadlineExceeded) {
+      return "Keycloak did not answer within " + deadline.toMillis() + " ms (KC_REQUEST_TIMEOUT)";
+    }
+    if (error instanceof ConnectTimeoutException) {
+      return "Keycloak did not accept a connection in time (KC_CONNECT_TIMEOUT)";
+    }
+    return switch (classify(error)) {
+      case TIMEOUT -> "Keycloak sent nothing for " + idleMillis + " ms (KC_READ_IDLE_TIMEOUT)";
+      case REFUSED -> "Keycloak refused the connection";
+      case ERROR -> "the connection to Keycloak failed: " + error.getClass().getSimpleName();
+    };
+  }
+
+  /** The whole-call deadline ran out; stackless, it is an expected outcome. */
+  static final class DeadlineExceeded extends TimeoutException {
+
+    DeadlineExceeded(Duration deadline) {
+      super("no answer within " + deadline.toMillis() + " ms");
+    }
+
+    @Override
+    public synchronized Throwable fillInStackTrace() {
+      return this;
+    }
+  }
+}
