@@ -42,10 +42,24 @@ public final class PackagedSidecar implements AutoCloseable {
     this.managementPort = managementPort;
   }
 
+  /** What folio-helm-v2's open PR #239 adds to or changes in {@link #CHART_ENVIRONMENT}. */
+  public static final Path PR_239_ENVIRONMENT = Path.of("..", "k8s", "folio-helm-v2-pr239-sidecar.env");
+
   /** The chart's variables, in the file's order: {@code NAME=value} lines, the value taken literally. */
   public static Map<String, String> chartEnvironment() throws IOException {
+    return readEnvironment(CHART_ENVIRONMENT);
+  }
+
+  /** The chart's variables with PR #239's over them. */
+  public static Map<String, String> chartEnvironmentWithPr239() throws IOException {
+    var environment = chartEnvironment();
+    environment.putAll(readEnvironment(PR_239_ENVIRONMENT));
+    return environment;
+  }
+
+  private static Map<String, String> readEnvironment(Path file) throws IOException {
     var environment = new LinkedHashMap<String, String>();
-    for (var line : Files.readAllLines(CHART_ENVIRONMENT)) {
+    for (var line : Files.readAllLines(file)) {
       if (!line.isBlank() && !line.startsWith("#")) {
         int equals = line.indexOf('=');
         environment.put(line.substring(0, equals), line.substring(equals + 1));

@@ -234,6 +234,18 @@ public final class FolioRealms {
     admin.expect("POST", "/" + tenant.name() + "/clients", client, 201, 409);
   }
 
+  /**
+   * Another module's endpoint as an authorization resource of a login client, as mgr-tenant-entitlements adds it on
+   * entitlement (one resource per path, its methods as scopes); nothing if it exists. Only the System role's
+   * permission covers it: service tokens are allowed, users are not.
+   */
+  public void addResource(String tenant, String loginClient, String path, String method) {
+    var clientId = admin.expect("GET", "/" + tenant + "/clients?clientId=" + loginClient, null, 200).array()
+      .getJsonObject(0).getString("id");
+    admin.expect("POST", "/" + tenant + "/clients/" + clientId + "/authz/resource-server/resource", new JsonObject()
+      .put("name", path).put("scopes", new JsonArray().add(new JsonObject().put("name", method))), 201, 409);
+  }
+
   /** The role policy for System and the permission granting it every scope of every resource. */
   public static JsonArray systemRolePolicies() {
     return new JsonArray()
