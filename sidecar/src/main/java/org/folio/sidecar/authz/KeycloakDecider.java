@@ -15,6 +15,7 @@ import org.folio.sidecar.config.AuthzCacheConfig;
 import org.folio.sidecar.config.ConfigValidator;
 import org.folio.sidecar.config.KeycloakConfig;
 import org.folio.sidecar.error.SidecarError;
+import org.folio.sidecar.tracing.Tracing;
 
 /**
  * Asks Keycloak's UMA endpoint for a decision, as upstream does, with {@code response_mode=decision} so that
@@ -64,6 +65,7 @@ public class KeycloakDecider implements AuthorizationDecider {
     return client.postAbs(tokenUrlByTenant.computeIfAbsent(tenant,
       t -> baseUrl + "/realms/" + t + "/protocol/openid-connect/token"))
       .timeout(config.requestTimeout().toMillis())
+      .traceOperation(Tracing.OPERATION_DECISION)
       .putHeader("Authorization", "Bearer " + request.token().raw())
       .sendForm(form)
       .transform(result -> {

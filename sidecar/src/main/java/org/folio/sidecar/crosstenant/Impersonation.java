@@ -22,6 +22,7 @@ import org.folio.sidecar.error.SidecarError;
 import org.folio.sidecar.platform.PlatformClient;
 import org.folio.sidecar.secret.SecretStore;
 import org.folio.sidecar.token.VerifiedToken;
+import org.folio.sidecar.tracing.Tracing;
 
 /**
  * Cross-tenant requests (ALLOW_CROSS_TENANT_REQUESTS, consortia), as upstream: a user token of realm A used for
@@ -164,6 +165,7 @@ public class Impersonation {
     return secret(tenant, clientId).compose(secret -> client
       .postAbs(keycloakUrl + "/realms/" + tenant + "/protocol/openid-connect/token")
       .timeout(keycloak.requestTimeout().toMillis())
+      .traceOperation(Tracing.OPERATION_TOKEN)
       .sendForm(MultiMap.caseInsensitiveMultiMap()
         .add("grant_type", "urn:ietf:params:oauth:grant-type:token-exchange").add("client_id", clientId)
         .add("client_secret", secret).add("requested_subject", username)))

@@ -15,6 +15,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import org.folio.sidecar.config.ConfigValidator;
 import org.folio.sidecar.config.KeycloakConfig;
 import org.folio.sidecar.error.SidecarError;
+import org.folio.sidecar.tracing.Tracing;
 import org.jboss.logging.Logger;
 import org.jose4j.jwk.JsonWebKey;
 import org.jose4j.jwk.JsonWebKeySet;
@@ -116,6 +117,7 @@ public class RealmKeys {
     }
     client.getAbs(jwksBase + "/realms/" + realm + "/protocol/openid-connect/certs")
       .timeout(config.requestTimeout().toMillis())
+      .traceOperation(Tracing.OPERATION_KEYS)
       .send()
       .onComplete(result -> {
         inFlight.remove(realm);

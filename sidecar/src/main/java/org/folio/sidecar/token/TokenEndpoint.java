@@ -9,6 +9,7 @@ import jakarta.inject.Singleton;
 import org.folio.sidecar.config.ConfigValidator;
 import org.folio.sidecar.config.KeycloakConfig;
 import org.folio.sidecar.error.SidecarError;
+import org.folio.sidecar.tracing.Tracing;
 
 /** A realm's token endpoint, for the tokens the sidecar obtains itself; answers mapped to the caller's error. */
 @Singleton
@@ -28,6 +29,7 @@ public class TokenEndpoint {
   public Future<JsonObject> request(String realm, MultiMap form, String what) {
     return client.postAbs(baseUrl + "/realms/" + realm + "/protocol/openid-connect/token")
       .timeout(timeoutMillis)
+      .traceOperation(Tracing.OPERATION_TOKEN)
       .sendForm(form)
       .transform(result -> {
         if (result.failed()) {
