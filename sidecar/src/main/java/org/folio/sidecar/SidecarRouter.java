@@ -20,14 +20,17 @@ import org.folio.sidecar.forward.AccessLog;
 import org.folio.sidecar.forward.AccessLogWriter;
 import org.folio.sidecar.forward.Exchange;
 import org.folio.sidecar.forward.HttpBodies;
+import org.folio.sidecar.forward.LogEscape;
 import org.folio.sidecar.forward.OkapiHeaders;
 import org.folio.sidecar.forward.RequestIds;
+import org.folio.sidecar.forward.RequestLogContext;
 import org.folio.sidecar.health.HealthRoutes;
 import org.folio.sidecar.ingress.IngressHandler;
 import org.folio.sidecar.routing.ModulePathPrefix;
 import org.folio.sidecar.routing.RoutingTableProvider;
 import org.folio.sidecar.tenant.ModuleEntitlementsRoute;
 import org.folio.sidecar.token.TenantNames;
+import org.folio.sidecar.tracing.Tracing;
 import org.jboss.logging.Logger;
 
 /**
@@ -57,11 +60,14 @@ public class SidecarRouter {
   private final boolean moduleEntitlementEndpoint;
   private final long maxBodySize;
   private final ModulePathPrefix pathPrefix;
+  private final Tracing tracing;
 
   SidecarRouter(RoutingTableProvider routes, IngressHandler ingress, EgressHandler egress,
     TenantEgressRoutes tenantRoutes, AccessLog accessLog, AccessLogWriter logWriter, ErrorResponder errors,
-    EgressConfig egressConfig, SidecarConfig sidecarConfig, TenantConfig tenantConfig, ModulePathPrefix pathPrefix) {
+    EgressConfig egressConfig, SidecarConfig sidecarConfig, TenantConfig tenantConfig, ModulePathPrefix pathPrefix,
+    Tracing tracing) {
     this.pathPrefix = pathPrefix;
+    this.tracing = tracing;
     this.tenantRoutes = tenantRoutes;
     this.logWriter = logWriter;
     this.routes = routes;
@@ -114,11 +120,14 @@ public class SidecarRouter {
 
   private Future<Void> route(Exchange exchange) {
     var headers = exchange.request.headers();
+    exchange.traceId = tracing.traceId(exchange.request);
     if (exchange.path == null || exchange.path.isEmpty() || exchange.path.charAt(0) != '/') {
       exchange.requestId = headers.get(OkapiHeaders.REQUEST_ID);
+      RequestLogContext.set(exchange);
       throw SidecarError.badRequest("Invalid request path");
     }
     exchange.requestId = RequestIds.next(headers.get(OkapiHeaders.REQUEST_ID), exchange.path);
+    RequestLogContext.set(exchange);
     if (exchange.pathRefused) {
       throw SidecarError.badRequest("Invalid request path",
         "dot segment, encoded separator, ';' or control character in the path");
@@ -139,6 +148,7 @@ public class SidecarRouter {
     var ownEndpoint = current.ingress().lookup(exchange.method, routingPath, moduleId, false);
     if (ownEndpoint != null) {
       exchange.entry = ownEndpoint;
+      tracing.route(ownEndpoint.staticPath());
       exchange.direction = Exchange.Direction.INGRESS;
       traceRoute(exchange);
       return ingress.process(exchange);
@@ -148,6 +158,7 @@ public class SidecarRouter {
     var dependency = egressRoutes.egress().lookup(exchange.method, routingPath, moduleId, true);
     if (dependency != null) {
       exchange.entry = dependency;
+      tracing.route(dependency.staticPath());
       exchange.direction = Exchange.Direction.EGRESS;
       traceRoute(exchange);
       return egress.process(exchange, egressRoutes);
@@ -204,11 +215,14 @@ public class SidecarRouter {
     exchange.rejection = error.reason();
     // as upstream, every answer the sidecar gives itself is a WARN line with upstream master's type, message,
     // cause, stage and elapsed time (MODSIDECAR-199); here also the status, code and reason, off the event loop
-    logWriter.warn(LOGGER, "Sending error response for [method: " + exchange.method + ", path: " + exchange.path
-      + ", requestId: " + exchange.requestId + "]: type = " + error.type() + ", message = " + error.getMessage()
+    // the path, the request id and the reason may hold what a caller sent: escaped, so the line stays one line
+    logWriter.warn(LOGGER, "Sending error response for [method: " + exchange.method + ", path: "
+      + LogEscape.escape(exchange.path) + ", requestId: " + LogEscape.escape(exchange.requestId) + "]: type = "
+      + error.type() + ", message = " + LogEscape.escape(error.getMessage())
       + ", cause = " + error.rootCauseType() + ", stage = " + exchange.stage
       + ", elapsed = " + (System.nanoTime() - exchange.startNanos) / 1_000_000 + "ms, status = " + error.status()
-      + ", code = " + error.code() + (error.reason() == null ? "" : ", reason = " + error.reason()));
+      + ", code = " + error.code() + (error.reason() == null ? "" : ", reason = " + LogEscape.escape(error.reason())),
+      exchange.requestId, exchange.traceId);
     if (!request.isEnded()) {
       if (HttpBodies.hasBody(request) && request.version() != HttpVersion.HTTP_2) {
         // an unread HTTP/1 body stays unread: closing is cheaper than draining it and keeps the connection sane

@@ -63,7 +63,7 @@ public class AccessLogBenchmark {
 
   @Benchmark
   public void handOff() {
-    writer.write(line);
+    writer.write(line, "482913/circulation;077120/users", null);
   }
 
   public static void main(String[] args) throws RunnerException {

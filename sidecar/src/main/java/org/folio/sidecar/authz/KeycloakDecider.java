@@ -24,6 +24,7 @@ import org.folio.sidecar.error.SidecarError;
 import org.folio.sidecar.token.KeycloakCalls;
 import org.jboss.logging.Logger;
 import org.jspecify.annotations.Nullable;
+import org.folio.sidecar.tracing.Tracing;
 
 /**
  * Asks Keycloak's UMA endpoint for a decision, as upstream does, with {@code response_mode=decision} so that
@@ -95,6 +96,7 @@ public class KeycloakDecider implements AuthorizationDecider {
     long started = System.nanoTime();
     var post = client.postAbs(tokenUrlByTenant.computeIfAbsent(tenant,
       t -> baseUrl + "/realms/" + t + "/protocol/openid-connect/token"))
+      .traceOperation(Tracing.OPERATION_DECISION)
       .putHeader("Authorization", "Bearer " + request.token().raw());
     return calls.send(post, uma -> uma.sendForm(form)).transform(result -> {
       if (result.failed()) {

@@ -23,6 +23,7 @@ import org.folio.sidecar.platform.PlatformClient;
 import org.folio.sidecar.secret.SecretStore;
 import org.folio.sidecar.token.KeycloakCalls;
 import org.folio.sidecar.token.VerifiedToken;
+import org.folio.sidecar.tracing.Tracing;
 
 /**
  * Cross-tenant requests (ALLOW_CROSS_TENANT_REQUESTS, consortia), as upstream: a user token of realm A used for
@@ -166,7 +167,8 @@ public class Impersonation {
   private Future<Exchanged> exchange(String tenant, String username) {
     var clientId = keycloak.impersonationClient();
     return secret(tenant, clientId).compose(secret -> calls.send(client
-      .postAbs(keycloakUrl + "/realms/" + tenant + "/protocol/openid-connect/token"),
+      .postAbs(keycloakUrl + "/realms/" + tenant + "/protocol/openid-connect/token")
+      .traceOperation(Tracing.OPERATION_TOKEN),
       request -> request.sendForm(MultiMap.caseInsensitiveMultiMap()
         .add("grant_type", "urn:ietf:params:oauth:grant-type:token-exchange").add("client_id", clientId)
         .add("client_secret", secret).add("requested_subject", username))))

@@ -11,7 +11,8 @@ import java.util.function.Function;
 /**
  * An access-line format in upstream's notation (SC_ACCESS_LOG_FORMAT): {@code %X{field}} for a request's field,
  * {@code %d{pattern}} for the time, {@code %n} for the line end (the handler adds it), anything else literal.
- * Parsed once at start-up into segments, so a line is rendered by appending them.
+ * Parsed once at start-up into segments, so a line is rendered by appending them. Field values are escaped
+ * ({@link LogEscape}): a user agent with a quote or a line break cannot end its field or the line early.
  */
 public final class AccessLineFormat {
 
@@ -72,10 +73,7 @@ public final class AccessLineFormat {
 
   private static Segment field(String name) {
     return (line, fields, now) -> {
-      var value = fields.apply(name);
-      if (value != null) {
-        line.append(value);
-      }
+      LogEscape.append(line, fields.apply(name));
     };
   }
 

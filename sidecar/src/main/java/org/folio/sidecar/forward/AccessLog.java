@@ -13,9 +13,11 @@ import org.jspecify.annotations.Nullable;
 /**
  * One line per request on the {@code transaction} logger (upstream's category), in upstream's format by default
  * (SC_ACCESS_LOG_FORMAT: remote address, time, request line, status, bytes, times in seconds, user agent,
- * tenant, user id, request id), or {@code compact}: method, path, status, tenant, user, request id, total and
- * module time in milliseconds and the reason when the sidecar answered itself. Headers other than those named
- * are never logged, so no token can reach this line. {@link AccessLogWriter} writes it off the event loop.
+ * tenant, user id, request id), or {@code compact}: method, path, status, tenant, user, request id, trace id
+ * (when there is one), total and module time in milliseconds and the reason when the sidecar answered itself.
+ * Headers other than those named are never logged, so no token can reach this line; values a caller controls are
+ * escaped ({@link LogEscape}). {@link AccessLogWriter} writes it off the event loop, with the request and trace
+ * ids for the log's MDC.
  */
 @Singleton
 public class AccessLog {
@@ -47,7 +49,8 @@ public class AccessLog {
       return;
     }
     if (format != null) {
-      writer.write(format.render(name -> field(name, exchange, status, now), Instant.now(clock)));
+      writer.write(format.render(name -> field(name, exchange, status, now), Instant.now(clock)), exchange.requestId,
+        exchange.traceId);
       return;
     }
     long totalMicros = (now - exchange.startNanos) / 1_000;
@@ -57,9 +60,15 @@ public class AccessLog {
     // built by hand: String.format parses its pattern on every call, and this runs once per request
     var line = new StringBuilder(200);
     COMPACT_TIME.formatTo(Instant.now(clock), line);
-    line.append(" INFO  [transaction] (access) ").append(exchange.method).append(' ').append(exchange.path).append(' ')
-      .append(status).append(" tenant=").append(dash(exchange.tenant)).append(" user=").append(dash(exchange.userId))
-      .append(" rid=").append(dash(exchange.requestId)).append(" total_ms=");
+    line.append(" INFO  [transaction] (access) ").append(exchange.method).append(' ');
+    LogEscape.append(line, exchange.path).append(' ').append(status).append(" tenant=");
+    LogEscape.append(line, dash(exchange.tenant)).append(" user=");
+    LogEscape.append(line, dash(exchange.userId)).append(" rid=");
+    LogEscape.append(line, dash(exchange.requestId));
+    if (exchange.traceId != null) {
+      line.append(" trace=").append(exchange.traceId);
+    }
+    line.append(" total_ms=");
     appendMillis(line, totalMicros).append(" module_ms=");
     if (moduleMicros < 0) {
       line.append('-');
@@ -67,9 +76,9 @@ public class AccessLog {
       appendMillis(line, moduleMicros);
     }
     if (exchange.rejection != null) {
-      line.append(" reason=\"").append(exchange.rejection).append('"');
+      LogEscape.append(line.append(" reason=\""), exchange.rejection).append('"');
     }
-    writer.write(line);
+    writer.write(line, exchange.requestId, exchange.traceId);
   }
 
   /** Upstream's field names; times in seconds with three decimals, as upstream writes them. */
@@ -98,6 +107,7 @@ public class AccessLog {
       case "x-okapi-tenant" -> dash(exchange.tenant);
       case "x-okapi-user-id" -> dash(exchange.userId);
       case "x-okapi-request-id" -> dash(exchange.requestId);
+      case "trace-id" -> dash(exchange.traceId);
       case "reason" -> exchange.rejection == null ? "" : exchange.rejection;
       default -> null;
     };

@@ -16,6 +16,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.LockSupport;
 import org.folio.sidecar.config.SidecarConfig;
 import org.jboss.logging.Logger;
+import org.jboss.logging.MDC;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Writes access lines from a thread of its own, so a slow console (a container runtime's pipe under load)
@@ -31,11 +33,15 @@ public class AccessLogWriter {
   private static final long IDLE_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
   private static final int BATCH = 256;
 
-  /** A line for another logger than {@code transaction}, at WARN (why the sidecar answered a request itself). */
-  private record Warning(Logger logger, String line) {
+  /**
+   * A line of one request: the access line on {@code transaction} at INFO, or a WARN line of another logger (why
+   * the sidecar answered a request itself), with the request's ids for the MDC of the thread that writes it.
+   */
+  private record Line(Logger logger, boolean warning, String text, @Nullable String requestId,
+    @Nullable String traceId) {
   }
 
-  private final BlockingQueue<Object> queue;
+  private final BlockingQueue<Line> queue;
   private final Counter dropped;
   private final AtomicBoolean droppedSaid = new AtomicBoolean();
   private final Thread thread;
@@ -56,17 +62,17 @@ public class AccessLogWriter {
     thread.start();
   }
 
-  /** Queues an access line without waiting; never blocks the caller. */
-  public void write(CharSequence line) {
-    enqueue(line.toString());
+  /** Queues a request's access line without waiting; never blocks the caller. */
+  public void write(CharSequence line, @Nullable String requestId, @Nullable String traceId) {
+    enqueue(new Line(TRANSACTION, false, line.toString(), requestId, traceId));
   }
 
-  /** Queues a WARN line for {@code logger} the same way, so request threads never wait on the console for it. */
-  public void warn(Logger logger, String line) {
-    enqueue(new Warning(logger, line));
+  /** Queues a request's WARN line for {@code logger} the same way, so request threads never wait on the console. */
+  public void warn(Logger logger, String line, @Nullable String requestId, @Nullable String traceId) {
+    enqueue(new Line(logger, true, line, requestId, traceId));
   }
 
-  private void enqueue(Object entry) {
+  private void enqueue(Line entry) {
     if (stopping) {
       emit(entry);
       return;
@@ -90,7 +96,7 @@ public class AccessLogWriter {
    * reaches the console at most {@link #IDLE_NANOS} later; each is still its own log record.
    */
   private void drain() {
-    var batch = new ArrayList<>(BATCH);
+    var batch = new ArrayList<Line>(BATCH);
     try {
       while (!stopping || !queue.isEmpty()) {
         if (queue.drainTo(batch, BATCH) == 0) {
@@ -111,16 +117,28 @@ public class AccessLogWriter {
   }
 
   private synchronized void flushRemaining() {
-    var rest = new ArrayList<>();
+    var rest = new ArrayList<Line>();
     queue.drainTo(rest);
     rest.forEach(AccessLogWriter::emit);
   }
 
-  private static void emit(Object entry) {
-    if (entry instanceof Warning warning) {
-      warning.logger().warn(warning.line());
-    } else {
-      TRANSACTION.info(entry);
+  /** Writes the line with its request's ids in the MDC (this thread's own: the writer is no Vert.x thread). */
+  private static void emit(Line entry) {
+    if (entry.requestId() != null) {
+      MDC.put(RequestLogContext.REQUEST_ID, entry.requestId());
+    }
+    if (entry.traceId() != null) {
+      MDC.put(RequestLogContext.TRACE_ID, entry.traceId());
+    }
+    try {
+      if (entry.warning()) {
+        entry.logger().warn(entry.text());
+      } else {
+        entry.logger().info(entry.text());
+      }
+    } finally {
+      MDC.remove(RequestLogContext.REQUEST_ID);
+      MDC.remove(RequestLogContext.TRACE_ID);
     }
   }
 

@@ -24,6 +24,8 @@ public final class Exchange {
   /** Which way the request went, for metrics; set by the router once it has found the route. */
   public Direction direction = Direction.UNROUTED;
   public String requestId;
+  /** The W3C trace id of the request: the sidecar's span's, or the caller's {@code traceparent} when not tracing. */
+  public @Nullable String traceId;
   public String tenant;
   public @Nullable String userId;
   public RoutingEntry entry;

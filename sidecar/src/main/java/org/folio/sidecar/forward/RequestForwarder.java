@@ -17,6 +17,7 @@ import org.folio.sidecar.config.TlsConfig;
 import org.folio.sidecar.config.TlsOptions;
 import org.folio.sidecar.routing.ModulePathPrefix;
 import org.folio.sidecar.error.SidecarError;
+import org.folio.sidecar.tracing.Tracing;
 
 /**
  * Streams a caller's request to a target and the target's answer back, with back-pressure both ways: neither
@@ -29,9 +30,11 @@ public class RequestForwarder {
   private final HttpClient gatewayClient;
   private final long timeoutMillis;
   private final ModulePathPrefix pathPrefix;
+  private final Tracing tracing;
 
-  RequestForwarder(Vertx vertx, SidecarConfig config, TlsConfig tls, ModulePathPrefix pathPrefix) {
+  RequestForwarder(Vertx vertx, SidecarConfig config, TlsConfig tls, ModulePathPrefix pathPrefix, Tracing tracing) {
     this.pathPrefix = pathPrefix;
+    this.tracing = tracing;
     this.timeoutMillis = config.requestTimeout();
     this.client = vertx.createHttpClient(TlsOptions.trust(options(), tls.forwarding(), tls.verifyHostname(),
       "SC_CLIENT_TLS_TRUSTSTORE"), new PoolOptions().setHttp1MaxSize(500));
@@ -67,6 +70,7 @@ public class RequestForwarder {
 
   private Future<HttpClientResponse> send(HttpClient client, HttpServerRequest request, Target target, String uri,
     MultiMap headers) {
+    tracing.dropCallersContext(headers);
     var options = new RequestOptions()
       .setMethod(request.method())
       .setHost(target.host())
@@ -75,7 +79,8 @@ public class RequestForwarder {
       .setURI(target.basePath() + uri)
       .setHeaders(headers)
       .setConnectTimeout(timeoutMillis)
-      .setIdleTimeout(timeoutMillis);
+      .setIdleTimeout(timeoutMillis)
+      .setTraceOperation(Tracing.OPERATION_FORWARD);
     boolean hasBody = HttpBodies.hasBody(request);
     return client.request(options)
       .compose(outgoing -> {

@@ -16,6 +16,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import org.folio.sidecar.config.ConfigValidator;
 import org.folio.sidecar.config.KeycloakConfig;
 import org.folio.sidecar.error.SidecarError;
+import org.folio.sidecar.tracing.Tracing;
 import org.jboss.logging.Logger;
 import org.jose4j.jwk.JsonWebKey;
 import org.jose4j.jwk.JsonWebKeySet;
@@ -117,7 +118,8 @@ public class RealmKeys {
     if (existing != null) {
       return existing;
     }
-    calls.send(client.getAbs(jwksBase + "/realms/" + realm + "/protocol/openid-connect/certs"), HttpRequest::send)
+    calls.send(client.getAbs(jwksBase + "/realms/" + realm + "/protocol/openid-connect/certs")
+      .traceOperation(Tracing.OPERATION_KEYS), HttpRequest::send)
       .onComplete(result -> {
         inFlight.remove(realm);
         if (result.failed()) {

@@ -9,6 +9,7 @@ import jakarta.inject.Singleton;
 import org.folio.sidecar.config.ConfigValidator;
 import org.folio.sidecar.config.KeycloakConfig;
 import org.folio.sidecar.error.SidecarError;
+import org.folio.sidecar.tracing.Tracing;
 
 /** A realm's token endpoint, for the tokens the sidecar obtains itself; answers mapped to the caller's error. */
 @Singleton
@@ -26,7 +27,8 @@ public class TokenEndpoint {
 
   /** Posts {@code form} to the realm's token endpoint; {@code what} names the token in errors. */
   public Future<JsonObject> request(String realm, MultiMap form, String what) {
-    return calls.send(client.postAbs(baseUrl + "/realms/" + realm + "/protocol/openid-connect/token"),
+    return calls.send(client.postAbs(baseUrl + "/realms/" + realm + "/protocol/openid-connect/token")
+      .traceOperation(Tracing.OPERATION_TOKEN),
       request -> request.sendForm(form))
       .transform(result -> {
         if (result.failed()) {

@@ -42,4 +42,19 @@ class AccessLineFormatTest {
 
     assertThat(line).isEqualTo("POST /items 401 tenant=diku why=token expired nothing= 100%");
   }
+
+  @Test
+  void whatACallerSendsCannotEndItsFieldOrTheLine() {
+    var agent = "curl\" \"x\\y\r\nfake 200 line\u001b[31m";
+
+    var line = AccessLineFormat.parse(AccessLineFormat.UPSTREAM_DEFAULT)
+      .render(Map.of("user-agent", agent, "x-okapi-request-id", "1\"2;345678/items")::get, AT);
+
+    // one line, and every quote in it is one the format put there or an escaped one
+    assertThat(line).doesNotContain("\n", "\r", "\u001b")
+      .contains("\"curl\\\" \\\"x\\\\y\\r\\nfake 200 line\\u001b[31m\"")
+      .contains("\"1\\\"2;345678/items\"");
+    assertThat(line.replace("\\\\", "").replace("\\\"", "").chars().filter(c -> c == '"').count())
+      .isEqualTo(16);
+  }
 }

@@ -34,7 +34,7 @@ class AccessLogWriterTest {
     // the test thread stands for the event loop: it must get through while nobody reads the console
     assertTimeoutPreemptively(Duration.ofSeconds(30), () -> {
       for (int i = 0; i < 5_000; i++) {
-        writer.write("line " + i);
+        writer.write("line " + i, null, null);
       }
     });
     console.resume();
@@ -47,14 +47,14 @@ class AccessLogWriterTest {
   void aStopWritesEveryQueuedLineBeforeItReturnsAndLaterLinesDirectly() {
     var writer = new AccessLogWriter(10_000, new SimpleMeterRegistry());
     for (int i = 0; i < 200; i++) {
-      writer.write("queued " + i);
+      writer.write("queued " + i, null, null);
     }
     console.resume();
 
     writer.stop();
 
     assertThat(console.lines()).hasSize(200);
-    writer.write("after the stop");
+    writer.write("after the stop", null, null);
     assertThat(console.lines()).hasSize(201).endsWith("after the stop");
   }
 
@@ -65,7 +65,7 @@ class AccessLogWriterTest {
 
     assertTimeoutPreemptively(Duration.ofSeconds(30), () -> {
       for (int i = 0; i < 100; i++) {
-        writer.write("line " + i);
+        writer.write("line " + i, null, null);
       }
     });
     console.resume();
