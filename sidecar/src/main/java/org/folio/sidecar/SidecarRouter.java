@@ -21,6 +21,7 @@ import org.folio.sidecar.forward.AccessLogWriter;
 import org.folio.sidecar.forward.Exchange;
 import org.folio.sidecar.forward.HttpBodies;
 import org.folio.sidecar.forward.LogEscape;
+import org.folio.sidecar.forward.MethodOverrides;
 import org.folio.sidecar.forward.OkapiHeaders;
 import org.folio.sidecar.forward.RequestIds;
 import org.folio.sidecar.forward.RequestLogContext;
@@ -133,6 +134,11 @@ public class SidecarRouter {
         "dot segment, encoded separator, ';' or control character in the path");
     }
     checkSingleValued(headers);
+    var override = MethodOverrides.found(headers, exchange.request.query());
+    if (override != null) {
+      throw SidecarError.badRequest("Method override is not accepted", override + " names another method than the"
+        + " one authorized");
+    }
     var tenant = headers.get(OkapiHeaders.TENANT);
     if (tenant != null && !TenantNames.isValid(tenant)) {
       throw SidecarError.badRequest("Invalid x-okapi-tenant header");
@@ -214,15 +220,18 @@ public class SidecarRouter {
     var request = exchange.request;
     exchange.rejection = error.reason();
     // as upstream, every answer the sidecar gives itself is a WARN line with upstream master's type, message,
-    // cause, stage and elapsed time (MODSIDECAR-199); here also the status, code and reason, off the event loop
-    // the path, the request id and the reason may hold what a caller sent: escaped, so the line stays one line
-    logWriter.warn(LOGGER, "Sending error response for [method: " + exchange.method + ", path: "
-      + LogEscape.escape(exchange.path) + ", requestId: " + LogEscape.escape(exchange.requestId) + "]: type = "
-      + error.type() + ", message = " + LogEscape.escape(error.getMessage())
-      + ", cause = " + error.rootCauseType() + ", stage = " + exchange.stage
-      + ", elapsed = " + (System.nanoTime() - exchange.startNanos) / 1_000_000 + "ms, status = " + error.status()
-      + ", code = " + error.code() + (error.reason() == null ? "" : ", reason = " + LogEscape.escape(error.reason())),
-      exchange.requestId, exchange.traceId);
+    // cause, stage and elapsed time (MODSIDECAR-199); here also the status, code and reason, off the event loop.
+    // A refusal its source counts (made-up realms) has its access line only: a flood must not become a log flood.
+    // The path, the request id and the reason may hold what a caller sent: escaped, so the line stays one line
+    if (!error.isCounted()) {
+      logWriter.warn(LOGGER, "Sending error response for [method: " + exchange.method + ", path: "
+        + LogEscape.escape(exchange.path) + ", requestId: " + LogEscape.escape(exchange.requestId) + "]: type = "
+        + error.type() + ", message = " + LogEscape.escape(error.getMessage())
+        + ", cause = " + error.rootCauseType() + ", stage = " + exchange.stage
+        + ", elapsed = " + (System.nanoTime() - exchange.startNanos) / 1_000_000 + "ms, status = " + error.status()
+        + ", code = " + error.code() + (error.reason() == null ? "" : ", reason = " + LogEscape.escape(error.reason())),
+        exchange.requestId, exchange.traceId);
+    }
     if (!request.isEnded()) {
       if (HttpBodies.hasBody(request) && request.version() != HttpVersion.HTTP_2) {
         // an unread HTTP/1 body stays unread: closing is cheaper than draining it and keeps the connection sane

@@ -55,6 +55,9 @@ public class ConfigValidator {
     keycloak.jwksBaseUrl().ifPresent(url -> requireHttpUrl("KC_JWKS_BASE_URL", url, problems));
     keycloak.issuerOrigins().ifPresent(origins -> origins.forEach(origin -> requireOrigin(origin.trim(), problems)));
     requirePositive("KC_JWKS_NEW_REALM_FETCHES", keycloak.jwksNewRealmFetches(), problems);
+    requirePositive("KC_JWKS_NEW_REALM_FETCHES_PER_SOURCE", keycloak.jwksNewRealmFetchesPerSource(), problems);
+    requirePositive("KC_JWKS_NEW_REALM_SOURCES", keycloak.jwksNewRealmSources(), problems);
+    requirePositive("KC_UNKNOWN_REALM_LOG_INTERVAL", keycloak.unknownRealmLogInterval().toMillis(), problems);
     requirePositive("KC_JWKS_REFRESH_INTERVAL", keycloak.jwksRefreshInterval().toMillis(), problems);
     if (module.name().isBlank()) {
       problems.add("MODULE_NAME must not be blank");

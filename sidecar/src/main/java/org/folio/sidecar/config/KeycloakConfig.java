@@ -92,6 +92,25 @@ public interface KeycloakConfig {
   int jwksNewRealmFetches();
 
   /**
+   * KC_JWKS_NEW_REALM_FETCHES_PER_SOURCE: of those, at most this many for one caller address per
+   * KC_JWKS_MIN_REFETCH_INTERVAL, so one flooding client cannot spend the whole budget. Realms already loaded once
+   * and entitled tenants' realms are fetched outside both budgets.
+   */
+  @WithDefault("10")
+  int jwksNewRealmFetchesPerSource();
+
+  /** KC_JWKS_NEW_REALM_SOURCES: caller addresses whose new-realm fetches are counted at once (the oldest go first). */
+  @WithDefault("10000")
+  int jwksNewRealmSources();
+
+  /**
+   * KC_UNKNOWN_REALM_LOG_INTERVAL: tokens refused for naming a realm Keycloak does not know, or for coming beyond
+   * the new-realm budgets, are written as one WARN line per interval with their count, not one per request.
+   */
+  @WithDefault("1m")
+  Duration unknownRealmLogInterval();
+
+  /**
    * KC_JWKS_REFRESH_INTERVAL: keys of a realm are fetched again after this long. A bare number is minutes, as
    * upstream ({@code 60}); a duration ({@code 30m}, {@code PT1H}) is also accepted.
    */

@@ -12,25 +12,43 @@ public final class SidecarError extends RuntimeException {
   private final String type;
   private final String code;
   private final @Nullable String reason;
+  private final boolean counted;
 
   public SidecarError(int status, String type, String code, String message, @Nullable String reason) {
-    this(status, type, code, message, reason, null);
+    this(status, type, code, message, reason, null, false);
   }
 
   private SidecarError(int status, String type, String code, String message, @Nullable String reason,
-    @Nullable Throwable cause) {
+    @Nullable Throwable cause, boolean counted) {
     super(message, cause, false, false);
     this.status = status;
     this.type = type;
     this.code = code;
     this.reason = reason;
+    this.counted = counted;
+  }
+
+  /**
+   * The same answer, left out of the per-request error log: a refusal anyone can cause at any rate (a token naming
+   * a made-up realm) would otherwise write a WARN line per request; whoever refuses it logs a count instead.
+   */
+  public SidecarError counted() {
+    return new SidecarError(status, type, code, String.valueOf(getMessage()), reason, getCause(), true);
+  }
+
+  /** Whether this refusal is logged as a count by its source rather than as a line of its own. */
+  public boolean isCounted() {
+    return counted;
   }
 
   /** The same answer, remembering what caused it, so the error log can name the root cause's type. */
   @SuppressWarnings("ReferenceEquality") // identity: an error is never its own cause
   public SidecarError causedBy(Throwable cause) {
     // every SidecarError is built with a message, so getMessage() is never null here
-    return cause == this ? this : new SidecarError(status, type, code, String.valueOf(getMessage()), reason, cause);
+    return cause == this
+      ? this
+      : new SidecarError(status, type, code, String.valueOf(getMessage()), reason, cause,
+        counted);
   }
 
   /**

@@ -27,8 +27,11 @@ public final class RequestPaths {
       // the dispatcher refuses such a path before anything is forwarded
       throw SidecarError.badRequest("Invalid request path");
     }
-    if (path.equals(raw)) {
-      return request.uri();
+    var uri = request.uri();
+    // only a target in origin form is passed on as sent: any other (absolute-form, which HTTP/1 refuses at the
+    // decoder) is rebuilt from the path and query that were routed and authorized, with no authority of the caller's
+    if (path.equals(raw) && uri.startsWith("/")) {
+      return uri;
     }
     var query = request.query();
     return query == null ? path : path + '?' + query;

@@ -80,13 +80,16 @@ public class IngressHandler {
     var entry = exchange.entry;
     var tenant = exchange.tenant;
     var token = callerToken(headers);
+    var source = source(exchange);
 
     if (isSelf(exchange)) {
       // the module calling itself: no tenant or permission check, but a token it sends is still verified
-      return token == null ? forward(exchange, null, null, null) : tokenVerifier.verify(token).compose(verified -> {
-        exchange.userId = verified.userId();
-        return forward(exchange, token, verified, null);
-      });
+      return token == null
+        ? forward(exchange, null, null, null)
+        : tokenVerifier.verify(token, source).compose(verified -> {
+          exchange.userId = verified.userId();
+          return forward(exchange, token, verified, null);
+        });
     }
     exchange.stage = Stage.TENANT;
     if (entry.isTenantInstall()) {
@@ -98,7 +101,7 @@ public class IngressHandler {
       checkEntitled(tenant);
     }
     if (entry.isSystem()) {
-      return system(exchange, token, tenant);
+      return system(exchange, token, tenant, source);
     }
     var systemToken = blankToNull(headers.get(OkapiHeaders.SYSTEM_TOKEN));
     if (token == null && systemToken == null) {
@@ -108,7 +111,7 @@ public class IngressHandler {
       return forward(exchange, null, null, null);
     }
     exchange.stage = Stage.TOKEN_VERIFICATION;
-    return verifyCallers(token, systemToken, tenant).compose(callers -> {
+    return verifyCallers(token, systemToken, tenant, source).compose(callers -> {
       exchange.userId = callers.user() == null ? null : callers.user().userId();
       // the verified user token only (an impersonated caller's is the one of this tenant); a bad one beside a
       // valid system token is dropped
@@ -134,11 +137,11 @@ public class IngressHandler {
    * A system interface (the tenant install): mgr-tenant-entitlements sends no token at all, so none is required,
    * as upstream; a token that is sent reaches the module only if it verifies as one of this tenant or of master.
    */
-  private Future<Void> system(Exchange exchange, @Nullable String token, String tenant) {
+  private Future<Void> system(Exchange exchange, @Nullable String token, String tenant, String source) {
     if (token == null) {
       return forward(exchange, null, null, null);
     }
-    return tokenVerifier.verify(token).transform(result -> {
+    return tokenVerifier.verify(token, source).transform(result -> {
       var verified = result.succeeded() ? result.result() : null;
       boolean usable = verified != null
         && (verified.tenant().equals(tenant) || ServiceTokens.MASTER.equals(verified.tenant()));
@@ -154,6 +157,13 @@ public class IngressHandler {
   private boolean isSelf(Exchange exchange) {
     return selfSignature.matches(exchange.request.getHeader(OkapiHeaders.SIGNATURE))
       && peers.isPod(exchange.request.remoteAddress());
+  }
+
+  /** The caller's address: tokens naming realms not loaded yet are budgeted per address. */
+  private static String source(Exchange exchange) {
+    var address = exchange.request.remoteAddress();
+    var host = address == null ? null : address.hostAddress();
+    return host == null ? "unknown" : host;
   }
 
   private static void checkTenantName(String tenant) {
@@ -187,12 +197,15 @@ public class IngressHandler {
    * user token that expired during a long job) but is then dropped: it carries no identity and no token to the
    * module.
    */
-  private Future<Callers> verifyCallers(@Nullable String token, @Nullable String systemToken, String tenant) {
-    var user = token == null ? Future.<VerifiedToken>succeededFuture() : userIn(tokenVerifier.verify(token), tenant);
+  private Future<Callers> verifyCallers(@Nullable String token, @Nullable String systemToken, String tenant,
+    String source) {
+    var user = token == null
+      ? Future.<VerifiedToken>succeededFuture()
+      : userIn(tokenVerifier.verify(token, source), tenant, source);
     if (systemToken == null) {
       return user.map(verified -> new Callers(verified, null));
     }
-    return inTenant(tokenVerifier.verify(systemToken), tenant).compose(system -> {
+    return inTenant(tokenVerifier.verify(systemToken, source), tenant).compose(system -> {
       if (!isServiceToken(system)) {
         return Future.failedFuture(SidecarError.unauthorized("x-system-token is not a module-access token"));
       }
@@ -209,13 +222,13 @@ public class IngressHandler {
    * A user token for this tenant: its own, or with ALLOW_CROSS_TENANT_REQUESTS, one obtained in this tenant for
    * the same user (and verified like any other).
    */
-  private Future<VerifiedToken> userIn(Future<VerifiedToken> verification, String tenant) {
+  private Future<VerifiedToken> userIn(Future<VerifiedToken> verification, String tenant, String source) {
     if (!allowCrossTenant) {
       return inTenant(verification, tenant);
     }
     return verification.compose(verified -> verified.tenant().equals(tenant)
       ? Future.succeededFuture(verified)
-      : impersonation.tokenFor(verified, tenant).compose(tokenVerifier::verify));
+      : impersonation.tokenFor(verified, tenant).compose(exchanged -> tokenVerifier.verify(exchanged, source)));
   }
 
   private static Future<VerifiedToken> inTenant(Future<VerifiedToken> verification, String tenant) {

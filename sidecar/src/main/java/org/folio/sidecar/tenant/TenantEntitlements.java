@@ -27,6 +27,7 @@ import org.folio.sidecar.config.TenantConfig;
 import org.folio.sidecar.platform.PeriodicReload;
 import org.folio.sidecar.platform.StartupLoads;
 import org.folio.sidecar.platform.PlatformClient;
+import org.folio.sidecar.token.EntitledRealms;
 import org.folio.sidecar.token.ServiceTokens;
 import org.jspecify.annotations.Nullable;
 
@@ -36,7 +37,7 @@ import org.jspecify.annotations.Nullable;
  * changed at once by entitlement events. Reads are a lookup in an immutable set.
  */
 @Singleton
-public class TenantEntitlements {
+public class TenantEntitlements implements EntitledRealms {
 
   private final TenantConfig config;
   private final ModuleConfig module;
@@ -96,6 +97,12 @@ public class TenantEntitlements {
       reload();
     }
     return false;
+  }
+
+  /** Whether the tenant is entitled now, without the reload an unknown name triggers in {@link #allows}. */
+  @Override
+  public boolean entitled(String realm) {
+    return enabled.contains(realm);
   }
 
   public boolean loaded() {

@@ -94,13 +94,14 @@ public class TokenVerifier {
       .build();
   }
 
-  public Future<VerifiedToken> verify(String token) {
+  /** Verifies {@code token}, sent from {@code source} (the caller's address: the budget for unknown realms is per source). */
+  public Future<VerifiedToken> verify(String token, String source) {
     var known = verified.getIfPresent(token);
     if (known != null) {
       return unexpired(known);
     }
     // the injected clock decides expiry, on the first use as on every later one
-    return verifySignature(token).compose(this::unexpired).onSuccess(claims -> verified.put(token, claims));
+    return verifySignature(token, source).compose(this::unexpired).onSuccess(claims -> verified.put(token, claims));
   }
 
   private Future<VerifiedToken> unexpired(VerifiedToken claims) {
@@ -109,7 +110,7 @@ public class TokenVerifier {
       : Future.failedFuture(SidecarError.unauthorized("token expired"));
   }
 
-  private Future<VerifiedToken> verifySignature(String token) {
+  private Future<VerifiedToken> verifySignature(String token, String source) {
     int firstDot = token.indexOf('.');
     int secondDot = firstDot < 0 ? -1 : token.indexOf('.', firstDot + 1);
     if (firstDot <= 0 || secondDot < 0 || secondDot == token.length() - 1 || token.indexOf('.', secondDot + 1) >= 0) {
@@ -142,7 +143,7 @@ public class TokenVerifier {
         ? "token issuer is not a realm of KC_URL"
         : "token issuer is not an accepted realm URL"));
     }
-    return realmKeys.key(realm, kid).compose(key -> {
+    return realmKeys.key(realm, kid, source).compose(key -> {
       if (key.algorithm() != null && !key.algorithm().equals(alg)) {
         return Future.failedFuture(SidecarError.unauthorized("token algorithm does not match its key"));
       }

@@ -17,7 +17,6 @@ import org.folio.sidecar.support.SidecarTestResource;
 import org.folio.sidecar.testkit.TestPlatform;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
@@ -30,53 +29,19 @@ import org.junit.jupiter.params.provider.MethodSource;
 @WithTestResource(value = SidecarTestResource.class, parallel = true)
 class RequestFramingTest {
 
-  private static final String SMUGGLED = "GET /public/info?smuggled HTTP/1.1\r\nHost: x\r\nx-okapi-tenant: alpha\r\n\r\n";
+  private static final String SMUGGLED = EdgeVectors.SMUGGLED;
 
-  static Stream<Arguments> vectors() {
-    return Stream.of(
-      vector("content-length and transfer-encoding (CL.TE)",
-        "Content-Length: 4\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n" + SMUGGLED),
-      vector("transfer-encoding and content-length (TE.CL)",
-        "Transfer-Encoding: chunked\r\nContent-Length: 3\r\n\r\n5e\r\n" + SMUGGLED + "\r\n0\r\n\r\n"),
-      vector("xchunked with content-length",
-        "Transfer-Encoding: xchunked\r\nContent-Length: 4\r\n\r\nabcd" + SMUGGLED),
-      vector("chunked, identity with content-length",
-        "Transfer-Encoding: chunked, identity\r\nContent-Length: 4\r\n\r\nabcd" + SMUGGLED),
-      vector("upper-case CHUNKED with content-length",
-        "Transfer-Encoding: CHUNKED\r\nContent-Length: 4\r\n\r\n0\r\n\r\n" + SMUGGLED),
-      vector("content-length and transfer-encoding split by bare LF",
-        "Content-Length: 4\nTransfer-Encoding: chunked\n\n0\r\n\r\n" + SMUGGLED),
-      vector("unknown coding xchunked", "Transfer-Encoding: xchunked\r\n\r\n0\r\n\r\n" + SMUGGLED),
-      vector("chunked, identity", "Transfer-Encoding: chunked, identity\r\n\r\n0\r\n\r\n" + SMUGGLED),
-      vector("two transfer-encoding lines",
-        "Transfer-Encoding: chunked\r\nTransfer-Encoding: identity\r\n\r\n0\r\n\r\n" + SMUGGLED),
-      vector("transfer-encoding with a space before the colon",
-        "Transfer-Encoding : chunked\r\nContent-Length: 4\r\n\r\n0\r\n\r\n" + SMUGGLED),
-      vector("transfer-encoding folded onto the next line",
-        "Transfer-Encoding:\r\n chunked\r\nContent-Length: 4\r\n\r\n0\r\n\r\n" + SMUGGLED),
-      vector("transfer-encoding with a vertical tab",
-        "Transfer-Encoding: \u000bchunked\r\n\r\n0\r\n\r\n" + SMUGGLED),
-      vector("NUL in a header value", "X-Note: a\u0000b\r\nContent-Length: 0\r\n\r\n" + SMUGGLED),
-      vector("control character in a header value", "X-Note: a\u0001b\r\nContent-Length: 0\r\n\r\n" + SMUGGLED),
-      vector("bare CR in a header value", "X-Note: a\rb\r\nContent-Length: 0\r\n\r\n" + SMUGGLED),
-      vector("header name with a space", "X Note: b\r\nContent-Length: 0\r\n\r\n" + SMUGGLED),
-      Arguments.of("transfer-encoding in HTTP/1.0", "POST /_/tenant?v=http10 HTTP/1.0\r\nHost: x\r\n"
-        + "x-okapi-tenant: alpha\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n" + SMUGGLED));
-  }
-
-  private static Arguments vector(String name, String rest) {
-    var marker = name.replaceAll("[^a-zA-Z]", "");
-    return Arguments.of(name,
-      "POST /_/tenant?v=" + marker + " HTTP/1.1\r\nHost: x\r\nx-okapi-tenant: alpha\r\n" + rest);
+  static Stream<EdgeVectors.Vector> vectors() {
+    return EdgeVectors.smuggling().stream();
   }
 
   @ParameterizedTest(name = "{0}")
   @MethodSource("vectors")
-  void ambiguousFramingIsRefusedAndTheConnectionClosed(String name, String request) {
+  void ambiguousFramingIsRefusedAndTheConnectionClosed(EdgeVectors.Vector vector) {
     var platform = TestPlatform.get();
     platform.resetModule();
 
-    var exchange = RawHttp.send(RestAssured.port, request, 3000);
+    var exchange = RawHttp.send(RestAssured.port, vector.request(), 3000);
 
     assertThat(exchange.status()).as(exchange.received()).isEqualTo(400);
     assertThat(exchange.closed()).as("connection closed after " + exchange.received()).isTrue();

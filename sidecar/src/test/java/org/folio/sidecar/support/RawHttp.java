@@ -39,8 +39,16 @@ public final class RawHttp {
 
   /** Sends {@code request} as is and reads until the connection closes or nothing arrives for {@code quietMillis}. */
   public static Exchange send(int port, String request, int quietMillis) {
+    return send(port, request, quietMillis, quietMillis);
+  }
+
+  /**
+   * As {@link #send(int, String, int)}, but waits up to {@code answerMillis} for the first byte (a busy machine
+   * may take long to answer) and {@code quietMillis} after each later one.
+   */
+  public static Exchange send(int port, String request, int answerMillis, int quietMillis) {
     try (var socket = new Socket(InetAddress.getLoopbackAddress(), port)) {
-      socket.setSoTimeout(quietMillis);
+      socket.setSoTimeout(answerMillis);
       socket.getOutputStream().write(request.getBytes(StandardCharsets.ISO_8859_1));
       socket.getOutputStream().flush();
       var received = new ByteArrayOutputStream();
@@ -49,6 +57,7 @@ public final class RawHttp {
       try {
         for (int read; (read = socket.getInputStream().read(buffer)) >= 0;) {
           received.write(buffer, 0, read);
+          socket.setSoTimeout(quietMillis);
         }
         closed = true;
       } catch (SocketTimeoutException quiet) {

@@ -52,7 +52,7 @@ class IssuerOriginsTest {
       "kc.uri-validation-enabled", "false", "kc.issuer-origins", "https://keycloak.example.org"));
     var ticker = new FakeTicker();
     verifier = new TokenVerifier(new RealmKeys(WebClient.create(vertx), new KeycloakCalls((delay, task) -> () -> {
-    }, config), config, ticker), config, ticker,
+    }, config), config, ticker, realm -> false, vertx), config, ticker,
       Clock.systemUTC());
   }
 
@@ -78,7 +78,7 @@ class IssuerOriginsTest {
     long now = System.currentTimeMillis() / 1000;
     var claims = new JsonObject().put("iss", issuer).put("typ", "Bearer").put("azp", "alpha-application")
       .put("sub", "user").put("user_id", "u1").put("sid", "s1").put("iat", now).put("exp", now + 300);
-    var future = verifier.verify(Tokens.sign(claims, key.getPrivate(), "alpha-key", "RS256"));
+    var future = verifier.verify(Tokens.sign(claims, key.getPrivate(), "alpha-key", "RS256"), "127.0.0.1");
     future.toCompletionStage().toCompletableFuture().handle((v, e) -> v).get(10, TimeUnit.SECONDS);
     return future.succeeded();
   }
