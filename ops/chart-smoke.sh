@@ -8,21 +8,15 @@
 #   IMAGE=<name:tag> ops/chart-smoke.sh     (default: the name image/build.sh tags)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-VERSION=$(sed -n 's:.*<version>\(.*\)</version>.*:\1:p' pom.xml | head -n 1 | sed 's/-SNAPSHOT//')
-IMAGE=${IMAGE:-folioorg/folio-caching-sidecar:$VERSION}
+GIVEN_IMAGE=${IMAGE:-}
+. image/name.sh
+IMAGE=${GIVEN_IMAGE:-$IMAGE}
 STANDIN=localhost/folio-module-standin:1
 if ! command -v prometheus >/dev/null; then
   echo "[chart] installing prometheus"
   apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq prometheus >/dev/null
 fi
-context=$(mktemp -d)
-trap 'rm -rf "$context"' EXIT
-# these machines refuse runc's default rlimits (as image/smoke.sh's --ulimit says); kube play has no flag for it
-cat > "$context/containers.conf" <<'CONF'
-[containers]
-default_ulimits = ["nofile=20000:20000", "nproc=4096:4096"]
-CONF
-export CONTAINERS_CONF="$context/containers.conf"
+export CONTAINERS_CONF=$PWD/ops/pod/containers.conf
 ops/pod/build-standin.sh
 echo "[chart] sidecar image $IMAGE"
 # its own bound; on SIGTERM ChartSmoke's shutdown hooks remove the pod and stop prometheus

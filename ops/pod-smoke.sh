@@ -11,14 +11,7 @@ STANDIN=localhost/folio-module-standin:1
 mkdir -p "$(dirname "$RENDERED")"
 kubectl kustomize k8s/overlays/mod-inventory > "$RENDERED"
 
-context=$(mktemp -d)
-trap 'rm -rf "$context"' EXIT
-# these machines refuse runc's default rlimits (as image/smoke.sh's --ulimit says); kube play has no flag for it
-cat > "$context/containers.conf" <<'CONF'
-[containers]
-default_ulimits = ["nofile=20000:20000", "nproc=4096:4096"]
-CONF
-export CONTAINERS_CONF="$context/containers.conf"
+export CONTAINERS_CONF=$PWD/ops/pod/containers.conf
 ops/pod/build-standin.sh
 # its own bound; on SIGTERM PodSmoke's shutdown hook removes the pod (conmon is not its child)
 status=0

@@ -6,13 +6,9 @@ import java.awt.image.BufferedImage;
 import java.io.IOException;
 import java.net.URI;
 import java.net.URLEncoder;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
@@ -55,9 +51,8 @@ public final class LiveScrape {
   private static final List<String> SCREENSHOT_PANELS = List.of("Requests by status", "Added latency",
     "Decision-cache hit ratio", "Keycloak decisions", "Token acquisitions");
 
-  private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
   private final Checks checks = new Checks();
-  private String prometheus = "";
+  private PrometheusProcess prometheus;
 
   public static void main(String[] args) {
     int exit;
@@ -79,19 +74,14 @@ public final class LiveScrape {
     System.out.println("sidecar's log: " + SIDECAR_LOG);
     try (var sidecar = SidecarProcess.start(platform, ProcessBuilder.Redirect.to(SIDECAR_LOG.toFile()))) {
       sidecar.awaitLive();
-      var server = startPrometheus(dir, sidecar.managementUrl());
-      try {
+      try (var server = startPrometheus(dir, sidecar.managementUrl())) {
+        prometheus = server;
         awaitPrometheus();
         traffic(platform, sidecar.baseUrl());
         adminCall(platform, sidecar.managementUrl());
         check();
         if (screenshot != null) {
           screenshot(dir, screenshot);
-        }
-      } finally {
-        server.destroy();
-        if (!server.waitFor(15, TimeUnit.SECONDS)) {
-          server.destroyForcibly();
         }
       }
     } finally {
@@ -102,10 +92,8 @@ public final class LiveScrape {
     return checks.summary("live-scrape");
   }
 
-  private Process startPrometheus(Path dir, String target) throws IOException {
-    int port = FreePorts.next();
-    prometheus = "http://127.0.0.1:" + port;
-    Files.writeString(dir.resolve("prometheus.yml"), String.join("\n",
+  private static PrometheusProcess startPrometheus(Path dir, String target) throws IOException {
+    return PrometheusProcess.start(dir, String.join("\n",
       "global: {scrape_interval: 1s, evaluation_interval: 1s}",
       "rule_files: ['" + RULES.toAbsolutePath() + "']",
       "scrape_configs:",
@@ -114,13 +102,6 @@ public final class LiveScrape {
       // the Prometheus Operator's target labels, which the alerts name a pod by and the dashboard filters on
       "    static_configs: [{targets: ['" + URI.create(target).getAuthority() + "'],",
       "      labels: {namespace: live-scrape, module: mod-items, pod: mod-items-0}}]", ""));
-    var server = new ProcessBuilder("prometheus", "--config.file=" + dir.resolve("prometheus.yml"),
-      "--storage.tsdb.path=" + dir.resolve("data"), "--storage.tsdb.retention.time=1h",
-      "--web.listen-address=127.0.0.1:" + port)
-      .redirectErrorStream(true).redirectOutput(dir.resolve("prometheus.log").toFile()).start();
-    // a run ended by its script's timeout (SIGTERM) leaves no prometheus behind
-    Runtime.getRuntime().addShutdownHook(new Thread(server::destroy));
-    return server;
   }
 
   private void awaitPrometheus() throws InterruptedException {
@@ -292,7 +273,7 @@ public final class LiveScrape {
           ? expr
           : "label_replace(" + expr + ", \"query\", \"" + legends.get(entry.getKey()).get(i) + "\", \"\", \"\")");
       }
-      var url = prometheus + "/graph?g0.expr=" + encode(graph.toString()) + "&g0.tab=0&g0.range_input=2m";
+      var url = prometheus.url() + "/graph?g0.expr=" + encode(graph.toString()) + "&g0.tab=0&g0.range_input=2m";
       var file = dir.resolve("panel-" + images.size() + ".png");
       var chromium = new ProcessBuilder("chromium", "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
         "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync",
@@ -375,21 +356,15 @@ public final class LiveScrape {
   }
 
   private JsonArray series(String selector) throws IOException, InterruptedException {
-    return get("/api/v1/series?match[]=" + encode(selector)).getJsonArray("data");
+    return prometheus.series(selector);
   }
 
   private JsonArray query(String expr) throws IOException, InterruptedException {
-    return get("/api/v1/query?query=" + encode(expr)).getJsonObject("data").getJsonArray("result");
+    return prometheus.query(expr);
   }
 
   private JsonObject get(String path) throws IOException, InterruptedException {
-    var request = HttpRequest.newBuilder(URI.create(prometheus + path)).timeout(Duration.ofSeconds(10)).build();
-    var response = http.send(request, HttpResponse.BodyHandlers.ofString());
-    // while it starts it answers 503 in plain text; its API errors (400, 422) are JSON with the reason
-    if (!response.body().startsWith("{")) {
-      throw new IOException("prometheus answered " + response.statusCode() + " to " + path);
-    }
-    return new JsonObject(response.body());
+    return prometheus.get(path);
   }
 
   private void verify(String what, boolean ok, String detail) {
