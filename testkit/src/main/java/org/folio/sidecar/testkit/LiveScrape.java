@@ -6,9 +6,13 @@ import java.awt.image.BufferedImage;
 import java.io.IOException;
 import java.net.URI;
 import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
@@ -157,7 +161,7 @@ public final class LiveScrape {
     var request = HttpRequest.newBuilder(URI.create(management + "/admin/cache/flush?tenant=alpha&user=" + user))
       .header("authorization", "Bearer " + TestPlatform.ADMIN_TOKEN).POST(HttpRequest.BodyPublishers.noBody())
       .timeout(Duration.ofSeconds(10)).build();
-    var response = http.send(request, HttpResponse.BodyHandlers.ofString());
+    var response = HttpClient.newHttpClient().send(request, HttpResponse.BodyHandlers.ofString());
     verify("admin API flush answers 200", response.statusCode() == 200, response.body());
     Thread.sleep(2_500);
   }
