@@ -7,6 +7,9 @@
 # Loopback only, bounded: ROUNDS x (start + WARM_S + MEASURE_S). Writes load/results/<timestamp>-tracing/.
 #
 #   load/tracing-cpu.sh [ROUNDS] [MEASURE_S]     (defaults 2 and 15; needs ./mvnw -pl sidecar -am package first)
+#
+# BASELINE_JAR=/path/to/quarkus-run.jar adds a run of that build (another commit's package) to every round, first:
+# what the tracing-off path costs against a build without tracing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROUNDS=${1:-2}
@@ -53,10 +56,11 @@ ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
 hz=$(getconf CLK_TCK)
 traceparent="00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01"
 
-run() { # $1: off|on  $2: round
-  local mode=$1 port pid log tracing=()
+run() { # $1: base|off|on  $2: round
+  local mode=$1 port pid log tracing=() jar=$JAR
+  [ "$mode" = base ] && jar=$BASELINE_JAR
   port=$(free_port)
-  log="$out/sidecar-$2-$mode.log"
+  log="$work/sidecar-$2-$mode.log"
   [ "$mode" = on ] && tracing=(OTEL_SDK_DISABLED=false OTEL_EXPORTER_OTLP_PROTOCOL=http/protobuf
     "OTEL_EXPORTER_OTLP_ENDPOINT=http://127.0.0.1:$module_port")
   # shellcheck disable=SC2086
@@ -64,7 +68,7 @@ run() { # $1: off|on  $2: round
     MODULE_NAME=mod-items MODULE_VERSION=1.0.0 MODULE_URL="http://127.0.0.1:$module_port" \
     SIDECAR_URL="http://127.0.0.1:$port" KC_URL=http://127.0.0.1:9 MODULE_DESCRIPTOR_PATH="$work/descriptor.json" \
     SIDECAR_TENANT_ENTITLEMENT_CHECK=false SECRET_STORE_TYPE=EPHEMERAL "${tracing[@]}" \
-    "$JAVA" $JAVA_OPTS_IMAGE -jar "$JAR" > "$log" 2>&1 &
+    "$JAVA" $JAVA_OPTS_IMAGE -jar "$jar" > "$log" 2>&1 &
   pid=$!
   pids+=("$pid")
   for _ in $(seq 1 240); do
@@ -80,6 +84,8 @@ run() { # $1: off|on  $2: round
     | tee "$out/wrk-$2-$mode.txt" | awk '/requests in/ {print $1}')
   after=$(ticks "$pid")
   kill "$pid"; wait "$pid" 2>/dev/null || true
+  # the sidecar's own lines, without its tens of thousands of access lines
+  grep -v '"GET /public/info HTTP/1.1"' "$log" > "$out/sidecar-$2-$mode.log" || true
   awk -v m="$mode" -v r="$2" -v t=$((after - before)) -v n="$requests" -v hz="$hz" -v s="$MEASURE_S" -v l="$load" \
     'BEGIN { printf "| %s | %s | %d | %.0f | %.2f | %.3f | %s |\n", r, m, n, n / s, t / hz, t / hz / n * 1000, l }' \
     | tee -a "$out/rows.md"
@@ -91,12 +97,14 @@ run() { # $1: off|on  $2: round
   echo "\`load/tracing-cpu.sh $ROUNDS $MEASURE_S\` at $(date -u +%Y-%m-%dT%H:%MZ), $(nproc) cores shared with other builds;"
   echo "JAVA_OPTS \`$JAVA_OPTS_IMAGE\`; wrk -t1 -c$CONNECTIONS, ${WARM_S} s warm-up then ${MEASURE_S} s measured per run;"
   echo "GET /public/info (no Keycloak) through the sidecar to nginx, with a sampled caller traceparent."
+  [ -n "${BASELINE_JAR:-}" ] && echo "base: \`$BASELINE_JAR\` (tracing off: it has none)."
   echo
   echo "| round | tracing | requests | requests/s | sidecar CPU s | CPU s per 1000 requests | load average (1 min) at start |"
   echo "| --- | --- | ---: | ---: | ---: | ---: | ---: |"
 } > "$out/report.md"
 : > "$out/rows.md"
 for round in $(seq 1 "$ROUNDS"); do
+  [ -n "${BASELINE_JAR:-}" ] && run base "$round"
   run off "$round"
   run on "$round"
 done
