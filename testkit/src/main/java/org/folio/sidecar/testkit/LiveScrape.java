@@ -105,7 +105,7 @@ public final class LiveScrape {
       "    metrics_path: /q/metrics",
       // the Prometheus Operator's target labels, which the alerts name a pod by and the dashboard filters on
       "    static_configs: [{targets: ['" + URI.create(target).getAuthority() + "'],",
-      "      labels: {namespace: live-scrape, module: mod-items, pod: mod-items-0}}]", ""));
+      "      labels: {namespace: live-scrape, service: mod-items, pod: mod-items-0}}]", ""));
   }
 
   private void awaitPrometheus() throws InterruptedException {
