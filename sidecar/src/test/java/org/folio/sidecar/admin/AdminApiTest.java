@@ -158,8 +158,16 @@ class AdminApiTest {
     var token = platform.tokens().login(platform.alpha(), platform.alpha().allowed()).getString("access_token");
     org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(30))
       .untilAsserted(() -> get("alpha", token, "/items/1").statusCode(200));
-    try {
+    try (var log = LogCapture.install()) {
+      // refused without the credential or with a wrong one, unknown on the module's port
+      given().baseUri(managementBase()).port(-1).post("/admin/healthcheck/fail").then().statusCode(401);
+      given().baseUri(managementBase()).port(-1).header("authorization", "Bearer wrong-credential-0123456789")
+        .post("/admin/healthcheck/fail").then().statusCode(403);
+      given().post("/admin/healthcheck/fail").then().statusCode(404);
+
       admin().post("/admin/healthcheck/fail").then().statusCode(200).body("readiness", equalTo("DOWN"));
+      assertThat(audit(log)).hasSize(3).last().asString().contains(CREDENTIAL_ID, "endpoint=healthcheck_fail",
+        "status=200");
       given().get("/admin/health/ready").then().statusCode(503);
       // liveness, metrics and the module's traffic are untouched
       given().get("/admin/health/live").then().statusCode(200);
