@@ -420,9 +420,11 @@ public final class ChartSmoke {
       + targets.getJsonArray("droppedTargets").size());
     checks.verify("one active target, the sidecar container's", active.size() == 1, active.encode());
     var labels = active.isEmpty() ? new JsonObject() : ((JsonObject) active.getValue(0)).getJsonObject("labels");
-    checks.verify("the target carries namespace, pod, container and service (the module)", NAMESPACE.equals(labels.getString(
-      "namespace")) && POD.equals(labels.getString("pod")) && "sidecar".equals(labels.getString("container"))
-      && TestModule.NAME.equals(labels.getString("service")), labels.encode());
+    checks.verify("the target carries namespace, pod, container and service (the module)",
+      NAMESPACE.equals(labels.getString(
+        "namespace")) && POD.equals(labels.getString("pod")) && "sidecar".equals(labels.getString("container"))
+        && TestModule.NAME.equals(labels.getString("service")),
+      labels.encode());
     var series = query("sidecar_requests_total{job=\"folio-sidecars\",direction=\"ingress\",status=\"200\"}");
     checks.verify("sidecar_requests_total scraped with the pod's labels", !series.isEmpty()
       && series.getJsonObject(0).getJsonObject("metric").containsKey("pod"), series.encode());
