@@ -41,7 +41,10 @@ public final class MethodOverrides {
       }
       int equals = query.indexOf('=', start);
       int nameEnd = equals >= 0 && equals < end ? equals : end;
-      if (PARAMETER.equals(decoded(query.substring(start, nameEnd)))) {
+      // only a name that could spell _method (each character plain or percent-encoded) is decoded
+      int length = nameEnd - start;
+      if (length >= PARAMETER.length() && length <= 3 * PARAMETER.length()
+        && PARAMETER.equals(decoded(query.substring(start, nameEnd)))) {
         return true;
       }
       start = end + 1;
