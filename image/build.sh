@@ -10,8 +10,8 @@
 #      runtime (image/os-sbom.py), in the image at /usr/share/doc/sbom and beside it in target/image/sbom, with
 #      the vulnerability report image/scan.sh makes of them (target/image/sbom/vulnerability-report.md);
 #   4. image/Containerfile on top, with image/entrypoint.sh; one run of it per collector family on the demo's
-#      traffic (image/start-times.sh: Keycloak, tenants, stub module) trains the JDK's AOT caches, which
-#      image/Containerfile.aot adds as the last layer;
+#      traffic (testkit StartTimes, image/aot-train-run.sh: Keycloak, tenants, stub module) trains the JDK's AOT
+#      caches, which image/Containerfile.aot adds as the last layer;
 #   5. tagged $IMAGE of image/name.sh (the name k8s/ deploys),
 #      saved as an OCI archive target/image/folio-caching-sidecar.tar for `skopeo copy` to any registry.
 # Needs root (apt-get for podman, umoci, mmdebstrap, runc, skopeo when missing) and Debian's package mirror.
@@ -77,27 +77,25 @@ echo "[image] building $TRAINED"
 # The AOT caches, one per collector family (a cache trained with compressed oops is refused under ZGC, and the
 # reverse): one run of the untrained image per family on the demo's traffic (allowed, denied, bad token, egress),
 # with the image's own options (Serial) and with folio-helm-v2's JAVA_OPTS (ZGC), the image's floor added by the
-# entrypoint as at run time; the JVM writes the cache when it ends. The entrypoint picks one by the collector.
-CHART_JAVA_OPTS=$(sed -n 's/^JAVA_OPTS=//p' k8s/folio-helm-v2-sidecar.env)
+# entrypoint as at run time (image/aot-train-run.sh); the JVM writes the cache when it ends. The entrypoint picks
+# one by the collector.
+echo "[image] training the AOT caches (serial, zgc) on the demo's traffic"
 rm -rf "$WORK/aot" && mkdir -p "$WORK/aot" && chmod 777 "$WORK/aot"
+AOT_DIR=$PWD/$WORK/aot AOT_NAME=sidecar-aot-training-$$ AOT_IMAGE=$TRAINED DEMO_SIDECAR_COMMAND=image/aot-train-run.sh \
+  timeout 1200 scripts/run-main.sh testkit org.folio.sidecar.testkit.StartTimes --runs 2 --traffic 200 \
+  --logs "$WORK/aot-training"
 for family in serial zgc; do
-  echo "[image] training the AOT cache for $family on the demo's traffic"
-  opts=""
-  [ "$family" = serial ] || opts=$CHART_JAVA_OPTS
-  # podman --env-host hands JAVA_OPTS to the container (a value with spaces cannot go through -e here)
-  JAVA_OPTS=$opts START_TIMES_PODMAN_OPTS="--name sidecar-aot-training-$$ -v $PWD/$WORK/aot:/aot \
-    -e JAVA_AOT_OPTS=-XX:AOTCacheOutput=/aot/app-$family.aot" \
-    image/start-times.sh --image "$TRAINED" --runs 1 --traffic 200 --logs "$WORK/aot-training-$family"
   # podman's client is left to its container when the demo ends: wait for the cache to be written (bounded)
   for _ in $(seq 300); do
-    "${PODMAN[@]}" container exists sidecar-aot-training-$$ || break
+    "${PODMAN[@]}" container exists "sidecar-aot-training-$$-$family" || break
     sleep 1
   done
   if [ ! -s "$WORK/aot/app-$family.aot" ]; then
-    echo "[image] no AOT cache written; see $WORK/aot-training-$family/run-1.log" >&2
+    echo "[image] no AOT cache written for $family; see $WORK/aot-training/run-*.log" >&2
     exit 1
   fi
 done
+rm -f "$WORK/aot/runs"
 echo "[image] building $IMAGE with the AOT caches (serial $(stat -c %s "$WORK/aot/app-serial.aot")," \
   "zgc $(stat -c %s "$WORK/aot/app-zgc.aot") bytes)"
 "${PODMAN[@]}" build --quiet -f image/Containerfile.aot --build-arg TRAINED="$TRAINED" -t "$IMAGE" "$WORK/aot" \

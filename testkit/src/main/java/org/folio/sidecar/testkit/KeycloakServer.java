@@ -20,7 +20,8 @@ import org.jboss.logging.Logger;
 public final class KeycloakServer {
 
   private static final Logger LOGGER = Logger.getLogger(KeycloakServer.class);
-  private static final Duration START_TIMEOUT = Duration.ofSeconds(240);
+  // a bound, not a wait: at load averages of 30-40 on two cores (parallel builds) its first start took over 4 min
+  private static final Duration START_TIMEOUT = Duration.ofSeconds(480);
   private static KeycloakServer instance;
 
   private final Process process;
