@@ -56,6 +56,9 @@ public final class ChartSmoke {
   private static final String NAMESPACE = "folio";
   // the JVM's unified logging pads its level ("[error  ]"); the log manager's lines have " WARN " or " ERROR "
   private static final Pattern JVM_OR_LOG_PROBLEM = Pattern.compile("\\[(error|warning)\\s*]| WARN | ERROR ");
+  // Vert.x's warning that an event loop was busy for longer than 2 s: on a loaded machine a cold JVM's first class
+  // loading does that; it says how busy the machine is, not how the sidecar is configured, so it is shown, not failed
+  private static final Pattern MACHINE_LOAD = Pattern.compile("BlockedThreadChecker|has been blocked for");
   private static final Path SIDECAR_LOG = Path.of("testkit/target/chart-smoke-sidecar.log");
   private static final long LIMIT_BYTES = 256L << 20;
   private static final int GETS = 2_000;
@@ -256,7 +259,8 @@ public final class ChartSmoke {
     var start = lines.subList(0, Math.min(lines.size(), end + 1));
     System.out.println("start-up lines of the sidecar (" + start.size() + "):");
     start.forEach(line -> System.out.println("  | " + line));
-    var bad = start.stream().filter(line -> JVM_OR_LOG_PROBLEM.matcher(line).find()).toList();
+    var bad = start.stream().filter(line -> JVM_OR_LOG_PROBLEM.matcher(line).find())
+      .filter(line -> !MACHINE_LOAD.matcher(line).find()).toList();
     checks.verify("the start has no [error], [warning], WARN or ERROR line", bad.isEmpty(), String.join(" / ", bad));
   }
 
