@@ -7,6 +7,8 @@ import static org.folio.sidecar.support.SidecarCalls.get;
 import static org.folio.sidecar.support.SidecarCalls.umaCalls;
 import static org.hamcrest.Matchers.containsString;
 
+import org.folio.sidecar.support.TestClocks;
+import org.folio.sidecar.support.Waits;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
@@ -120,9 +122,7 @@ class DecisionCacheTest {
       .then().statusCode(200).body("invalidated", org.hamcrest.Matchers.equalTo(1));
 
     // Then the next request is checked again, and Keycloak no longer accepts the token
-    long started = System.nanoTime();
     get("alpha", token, "/items/6").statusCode(401);
-    assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(5));
     assertThat(umaCalls() - before).isEqualTo(1);
   }
 
@@ -138,7 +138,8 @@ class DecisionCacheTest {
       get("alpha", token, "/items").statusCode(403);
       assertThat(umaCalls() - before).as("the denial is still cached").isZero();
 
-      await().atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(200))
+      TestClocks.advance(Duration.ofSeconds(61));
+      await().atMost(Waits.STATE).pollInterval(Duration.ofMillis(200))
         .untilAsserted(() -> get("alpha", token, "/items").statusCode(200));
     } finally {
       realms.revoke(alpha, permission);
@@ -172,9 +173,10 @@ class DecisionCacheTest {
     platform.keycloakHop().cut();
     try {
       get("alpha", token, "/items/10").statusCode(200);
-      long started = System.nanoTime();
+      double refused = SidecarCalls.keycloakDecisions("refused");
       given().header("x-okapi-tenant", "alpha").header("x-okapi-token", token).put("/items/10").then().statusCode(503);
-      assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(5));
+      // fast because refused, not because of a deadline: named so, instead of timed (a busy machine is slow)
+      assertThat(SidecarCalls.keycloakDecisions("refused")).isEqualTo(refused + 1);
     } finally {
       platform.keycloakHop().restore();
     }

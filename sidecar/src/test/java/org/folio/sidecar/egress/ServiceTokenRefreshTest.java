@@ -6,6 +6,7 @@ import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import org.folio.sidecar.support.Waits;
 import com.github.tomakehurst.wiremock.client.WireMock;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
@@ -43,7 +44,7 @@ class ServiceTokenRefreshTest {
     // When the token is 4.3 s old, Then the caller still gets it at once, and one renewal runs behind it
     TestClocks.advance(Duration.ofMillis(4300));
     assertThat(sentToken(tenant, "r2")).isEqualTo(first);
-    await().atMost(Duration.ofSeconds(5)).until(() -> platform.keycloakHop().count(Kind.TOKEN) == before + 1);
+    await().atMost(Waits.STATE).until(() -> platform.keycloakHop().count(Kind.TOKEN) == before + 1);
     var renewed = sentToken(tenant, "r3");
     assertThat(renewed).isNotEqualTo(first);
 

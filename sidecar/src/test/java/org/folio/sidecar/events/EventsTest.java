@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 import static org.folio.sidecar.support.SidecarCalls.get;
 import static org.hamcrest.Matchers.equalTo;
 
+import org.folio.sidecar.support.Waits;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
@@ -63,7 +64,7 @@ class EventsTest {
   void consumerIsListening() {
     platform.resetModule();
     var assigned = Pattern.compile("(?m)^sidecar_events_assigned_partitions ([0-9.]+)");
-    await().atMost(Duration.ofSeconds(30)).until(() -> {
+    await().atMost(Waits.STATE).until(() -> {
       var matcher = assigned.matcher(SidecarCalls.metrics().extract().asString());
       return matcher.find() && Double.parseDouble(matcher.group(1)) >= 4;
     });
@@ -123,7 +124,7 @@ class EventsTest {
         events.discovery("mod-users-19.0.0");
       }
     }
-    await().atMost(Duration.ofSeconds(3)).untilAsserted(
+    await().atMost(Waits.STATE).untilAsserted(
       () -> given().header("x-okapi-tenant", "alpha").get("/users/5").then().body("from", equalTo("discovered")));
   }
 
@@ -181,7 +182,7 @@ class EventsTest {
     try (var events = platform.events()) {
       events.logout("alpha", alpha.allowed().folioId(), Tokens.claims(token).getString("sid"));
     }
-    await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(200))
+    await().atMost(Waits.STATE).pollInterval(Duration.ofMillis(200))
       .untilAsserted(() -> get("alpha", token, "/items/22").statusCode(401));
   }
 
@@ -207,7 +208,7 @@ class EventsTest {
       try (var capture = LogCapture.install()) {
         consumer.start(new StartupEvent());
         var warmUps = new AtomicInteger();
-        await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(500)).until(() -> {
+        await().atMost(Waits.STATE).pollInterval(Duration.ofMillis(500)).until(() -> {
           // its position is taken at its first fetch: a record sent before that would be missed
           producer.send(new ProducerRecord<>(LOGOUT_TOPIC, logout(UUID.randomUUID().toString(),
             UUID.randomUUID().toString())));

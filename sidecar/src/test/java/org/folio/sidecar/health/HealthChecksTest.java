@@ -7,10 +7,10 @@ import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.hasItems;
 import static org.hamcrest.Matchers.nullValue;
 
+import org.folio.sidecar.support.Waits;
 import io.quarkus.test.common.ResourceArg;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
-import java.time.Duration;
 import java.util.List;
 import org.folio.sidecar.support.SidecarCalls;
 import org.folio.sidecar.support.SidecarTestResource;
@@ -35,7 +35,7 @@ class HealthChecksTest {
   @Test
   void bodyHasUpstreamsChecksAndTheSimplifiedModuleCheckHasNoData() {
     platform.resetModule();
-    await().atMost(Duration.ofSeconds(15)).untilAsserted(() -> given().get("/admin/health").then().statusCode(200)
+    await().atMost(Waits.STATE).untilAsserted(() -> given().get("/admin/health").then().statusCode(200)
       .body("status", equalTo("UP"))
       .body("checks.name", hasItems("Module health check", "Kafka connection health check",
         "SmallRye Reactive Messaging - readiness check"))
@@ -49,7 +49,7 @@ class HealthChecksTest {
   void kafkaChecksCarrySmallRyeReactiveMessagingsNamesAsUpstreams() {
     platform.resetModule();
     // the names upstream master's ComprehensiveHealthCheckIT finds in /admin/health
-    await().atMost(Duration.ofSeconds(15)).untilAsserted(() -> given().get("/admin/health").then().statusCode(200)
+    await().atMost(Waits.STATE).untilAsserted(() -> given().get("/admin/health").then().statusCode(200)
       .body("checks.find { it.name == 'SmallRye Reactive Messaging - liveness check' }.status", equalTo("UP"))
       .body("checks.find { it.name == 'SmallRye Reactive Messaging - readiness check' }.status", equalTo("UP"))
       .body("checks.find { it.name == 'SmallRye Reactive Messaging - startup check' }.status", equalTo("UP"))
@@ -65,11 +65,11 @@ class HealthChecksTest {
   @Test
   void keycloakOutageIsVisibleButLeavesTheSidecarReady() {
     platform.resetModule();
-    await().atMost(Duration.ofSeconds(15)).untilAsserted(() -> given().get("/admin/health/ready").then()
+    await().atMost(Waits.STATE).untilAsserted(() -> given().get("/admin/health/ready").then()
       .statusCode(200).body(KEYCLOAK + ".data.reachable", equalTo(true)));
     platform.keycloakHop().cut();
     try {
-      await().atMost(Duration.ofSeconds(15)).untilAsserted(() -> given().get("/admin/health/ready").then()
+      await().atMost(Waits.STATE).untilAsserted(() -> given().get("/admin/health/ready").then()
         .statusCode(200).body("status", equalTo("UP"))
         .body(KEYCLOAK + ".status", equalTo("UP"))
         .body(KEYCLOAK + ".data.reachable", equalTo(false)));
@@ -84,11 +84,11 @@ class HealthChecksTest {
   @Test
   void kafkaOutageIsVisibleButLeavesTheSidecarReadyAndLive() {
     platform.resetModule();
-    await().atMost(Duration.ofSeconds(15)).untilAsserted(() -> given().get("/admin/health/ready").then()
+    await().atMost(Waits.STATE).untilAsserted(() -> given().get("/admin/health/ready").then()
       .statusCode(200).body(KAFKA + ".status", equalTo("UP")));
     platform.keycloakHop().cutKafka();
     try {
-      await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> given().get("/admin/health/ready").then()
+      await().atMost(Waits.STATE).untilAsserted(() -> given().get("/admin/health/ready").then()
         .statusCode(200).body("status", equalTo("UP"))
         .body(KAFKA + ".status", equalTo("DOWN"))
         .body(KAFKA + ".data.nodes", containsString(":")));
@@ -101,7 +101,7 @@ class HealthChecksTest {
     } finally {
       platform.keycloakHop().restoreKafka();
     }
-    await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> given().get("/admin/health/ready").then()
+    await().atMost(Waits.STATE).untilAsserted(() -> given().get("/admin/health/ready").then()
       .statusCode(200).body(KAFKA + ".status", equalTo("UP")));
   }
 
@@ -110,13 +110,13 @@ class HealthChecksTest {
     platform.module().resetTo(List.of(com.github.tomakehurst.wiremock.client.WireMock.get("/admin/health")
       .willReturn(com.github.tomakehurst.wiremock.client.WireMock.aResponse().withStatus(503))));
     try {
-      await().atMost(Duration.ofSeconds(15)).untilAsserted(() -> given().get("/admin/health").then().statusCode(503)
+      await().atMost(Waits.STATE).untilAsserted(() -> given().get("/admin/health").then().statusCode(503)
         .body("status", equalTo("DOWN"))
         .body("checks.find { it.name == 'Module health check' }.status", equalTo("DOWN")));
       given().get("/admin/health/live").then().statusCode(200).body("status", equalTo("UP"));
     } finally {
       platform.resetModule();
     }
-    await().atMost(Duration.ofSeconds(15)).untilAsserted(() -> given().get("/admin/health").then().statusCode(200));
+    await().atMost(Waits.STATE).untilAsserted(() -> given().get("/admin/health").then().statusCode(200));
   }
 }

@@ -4,10 +4,10 @@ import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import org.folio.sidecar.support.Waits;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.vertx.core.json.JsonObject;
-import java.time.Duration;
 import org.folio.sidecar.support.SidecarCalls;
 import org.folio.sidecar.support.SidecarTestResource;
 import org.folio.sidecar.testkit.TestPlatform;
@@ -23,7 +23,7 @@ class HealthDefaultBodyTest {
     TestPlatform.get().resetModule();
     for (var path : new String[]{"/admin/health", "/admin/health/ready", "/admin/health/live",
       "/admin/health/started"}) {
-      await().atMost(Duration.ofSeconds(15)).untilAsserted(() -> {
+      await().atMost(Waits.STATE).untilAsserted(() -> {
         var body = given().get(path).then().statusCode(200).extract().asString();
         assertThat(new JsonObject(body)).isEqualTo(new JsonObject().put("status", "UP"));
       });

@@ -5,9 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
+import org.folio.sidecar.support.Waits;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
-import java.time.Duration;
 import org.folio.sidecar.support.LogCapture;
 import org.folio.sidecar.support.SidecarTestResource;
 import org.folio.sidecar.support.StalledConsole;
@@ -41,7 +41,7 @@ class LoggingTest {
 
       // Then no line holds any part of a token, and the access log names each request once (written off the
       // event loop, so the last ones may trail the answers)
-      await().atMost(Duration.ofSeconds(10))
+      await().atMost(Waits.STATE)
         .until(() -> capture.lines().stream().filter(line -> line.startsWith("transaction ")).count() == 4);
       var lines = capture.lines();
       for (var token : new String[]{allowed, denied, tampered}) {
@@ -76,7 +76,7 @@ class LoggingTest {
         .statusCode(502);
 
       // upstream master's fields (MODSIDECAR-199): type, message, root cause, stage, elapsed; the reason stays
-      await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
+      await().atMost(Waits.STATE).untilAsserted(() -> {
         assertThat(errorLine(capture, "stage-1"))
           .contains("type = ForbiddenException, message = Access Denied, cause = null, "
             + "stage = KeycloakAuthorizationFilter, elapsed = ")
@@ -90,7 +90,7 @@ class LoggingTest {
           .containsPattern("elapsed = \\d+ms");
       });
       // the access line keeps the reason it had
-      await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> assertThat(capture.lines())
+      await().atMost(Waits.STATE).untilAsserted(() -> assertThat(capture.lines())
         .anyMatch(line -> line.startsWith("transaction ") && line.contains("GET /down/1 502")
           && line.contains("connection refused")));
     }
@@ -111,14 +111,14 @@ class LoggingTest {
     transaction.addHandler(stalled);
     try {
       // When requests keep coming, Then they are answered as if nothing were wrong
-      assertTimeoutPreemptively(Duration.ofSeconds(30), () -> {
+      assertTimeoutPreemptively(Waits.STATE, () -> {
         for (int i = 0; i < 50; i++) {
           given().header("x-okapi-tenant", "alpha").get("/public/info").then().statusCode(200);
         }
       });
       // and once the console reads again, every line is there
       stalled.resume();
-      await().atMost(Duration.ofSeconds(10)).until(() -> stalled.lines().size() >= 50);
+      await().atMost(Waits.STATE).until(() -> stalled.lines().size() >= 50);
     } finally {
       stalled.resume();
       transaction.removeHandler(stalled);

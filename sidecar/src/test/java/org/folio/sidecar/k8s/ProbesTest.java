@@ -3,9 +3,9 @@ package org.folio.sidecar.k8s;
 import static io.restassured.RestAssured.given;
 import static org.awaitility.Awaitility.await;
 
+import org.folio.sidecar.support.Waits;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
-import java.time.Duration;
 import org.folio.sidecar.support.Manifests;
 import org.folio.sidecar.support.SidecarTestResource;
 import org.junit.jupiter.api.Test;
@@ -19,7 +19,7 @@ class ProbesTest {
   void probePathsOfTheDeploymentAnswer200() {
     for (var probe : new String[]{"readinessProbe", "livenessProbe", "startupProbe"}) {
       var path = Manifests.probePath(probe);
-      await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> given().get(path).then().statusCode(200));
+      await().atMost(Waits.STATE).untilAsserted(() -> given().get(path).then().statusCode(200));
     }
   }
 }

@@ -9,6 +9,7 @@ import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import org.folio.sidecar.support.Waits;
 import com.github.tomakehurst.wiremock.stubbing.Scenario;
 import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
 import io.quarkus.test.common.ResourceArg;
@@ -78,7 +79,7 @@ class BootstrapFromManagersTest {
   @Order(1)
   void aRefusedFirstCallAndOddEndpointsStillEndReadyWithEveryGoodRoute() {
     platform.resetModule();
-    await().atMost(Duration.ofSeconds(15))
+    await().atMost(Waits.STATE)
       .untilAsserted(() -> given().get("/admin/health/ready").then().statusCode(200));
 
     given().header("x-okapi-tenant", "alpha").get("/public/info").then().statusCode(200);
@@ -93,7 +94,7 @@ class BootstrapFromManagersTest {
   void eachOddEndpointIsNamedInOneWarning() {
     try (var capture = LogCapture.install(); var events = platform.events()) {
       // a discovery event for the module itself reloads the bootstrap; sent until the consumer has its partitions
-      await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(500)).untilAsserted(() -> {
+      await().atMost(Waits.STATE).pollInterval(Duration.ofMillis(500)).untilAsserted(() -> {
         events.discovery(TestModule.NAME + "-" + TestModule.VERSION);
         assertThat(capture.lines()).anyMatch(line -> line.contains("Skipping endpoint #0 of interface odd")
           && line.contains("/odd/no-methods has no methods"));

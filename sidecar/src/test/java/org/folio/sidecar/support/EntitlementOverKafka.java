@@ -32,14 +32,14 @@ public final class EntitlementOverKafka {
     properties.put("bootstrap.servers", bootstrap);
     try (var producer = new KafkaProducer<>(properties, new StringSerializer(), new StringSerializer())) {
       // sent until the sidecar's consumer has its partitions (it starts at the latest offset)
-      await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(500)).untilAsserted(() -> {
+      await().atMost(Waits.STATE).pollInterval(Duration.ofMillis(500)).untilAsserted(() -> {
         producer.send(new ProducerRecord<>("folio.entitlement", new JsonObject()
           .put("moduleId", TestModule.NAME + "-" + TestModule.VERSION).put("tenantName", tenant)
           .put("tenantId", TestPlatform.tenantId(tenant)).put("type", "ENTITLE").encode())).get(10, TimeUnit.SECONDS);
         given().header("x-okapi-tenant", tenant).get("/public/info").then().statusCode(200);
       });
     }
-    await().atMost(Duration.ofSeconds(15))
+    await().atMost(Waits.STATE)
       .untilAsserted(() -> given().get("/admin/health").then().statusCode(200).body("status", equalTo("UP")));
   }
 }

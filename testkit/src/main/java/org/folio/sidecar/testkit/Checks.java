@@ -39,7 +39,9 @@ final class Checks {
 
   /** The status of a GET as a caller sends it: the tenant and, when not null, the token. */
   int status(String url, String tenant, String token) throws IOException, InterruptedException {
-    var request = HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(10))
+    // above the sidecar's own bounds (KC_REQUEST_TIMEOUT for the keys, again for the decision): a check waits for
+    // the sidecar's answer, however busy the machine, and never turns a slow answer into its own failure
+    var request = HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofMinutes(2))
       .header("x-okapi-tenant", tenant);
     if (token != null) {
       request.header("x-okapi-token", token);

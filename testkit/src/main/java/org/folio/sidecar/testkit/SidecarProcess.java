@@ -6,10 +6,12 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 
 /**
  * The packaged sidecar as its own process, configured for the test platform only through upstream's environment
@@ -89,20 +91,49 @@ public final class SidecarProcess implements AutoCloseable {
     return "http://127.0.0.1:" + managementPort;
   }
 
+  /** How long a start may take on a machine however busy: a bound on waiting for a state, not a latency. */
+  private static final Duration START_BOUND = Duration.ofMinutes(5);
+
   public void awaitLive() throws InterruptedException {
+    await("/admin/health/live", status -> {
+    });
+  }
+
+  /**
+   * Waits until it is ready (routes and entitlements loaded, the state its first request needs), telling
+   * {@code progress} every 10 s what it is still waiting for.
+   */
+  public void awaitReady(Consumer<String> progress) throws InterruptedException {
+    await("/admin/health/ready", progress);
+  }
+
+  private void await(String path, Consumer<String> progress) throws InterruptedException {
     var http = HttpClient.newHttpClient();
-    for (int i = 0; i < 120; i++) {
+    long started = System.nanoTime();
+    long told = started;
+    var last = "no answer yet";
+    while (System.nanoTime() - started < START_BOUND.toNanos()) {
+      if (!process.isAlive()) {
+        throw new IllegalStateException("the sidecar exited with " + process.exitValue());
+      }
       try {
-        var request = HttpRequest.newBuilder(URI.create(baseUrl() + "/admin/health/live")).build();
-        if (http.send(request, HttpResponse.BodyHandlers.discarding()).statusCode() == 200) {
+        var request = HttpRequest.newBuilder(URI.create(baseUrl() + path)).build();
+        var response = http.send(request, HttpResponse.BodyHandlers.ofString());
+        if (response.statusCode() == 200) {
           return;
         }
+        last = response.statusCode() + " " + response.body();
       } catch (IOException e) {
-        // not up yet
+        last = "not listening yet";
       }
-      Thread.sleep(500);
+      if (System.nanoTime() - told >= Duration.ofSeconds(10).toNanos()) {
+        told = System.nanoTime();
+        progress.accept(path + " after " + Duration.ofNanos(told - started).toSeconds() + " s: " + last);
+      }
+      Thread.sleep(200);
     }
-    throw new IllegalStateException("sidecar did not start");
+    throw new IllegalStateException("the sidecar did not answer 200 on " + path + " within " + START_BOUND + ": "
+      + last);
   }
 
   /** Returns when it has ended. */

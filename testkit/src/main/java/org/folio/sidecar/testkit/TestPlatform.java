@@ -222,9 +222,11 @@ public final class TestPlatform {
       Map.entry("module.version", TestModule.VERSION),
       Map.entry("module.descriptor-path", descriptorPath),
       Map.entry("sidecar.url", "http://127.0.0.1:8081"),
-      Map.entry("sidecar.request-timeout", "3000"),
+      // upstream's default: the stub module answers at once, but a busy machine may not get to it for seconds
+      Map.entry("sidecar.request-timeout", "60000"),
       Map.entry("sidecar.health-probe-interval", "1s"),
-      Map.entry("sidecar.authz-cache.deny-ttl", "1s"),
+      // longer than any pause of a busy machine between two steps; a test that needs it to pass moves the clock
+      Map.entry("sidecar.authz-cache.deny-ttl", "1m"),
       Map.entry("kc.jwt-clock-skew", "1s"),
       // the admin API's credential (docs/admin-api.md), in the secret store under its default key
       Map.entry("secret-store.ephemeral.content." + ADMIN_SECRET_KEY, ADMIN_TOKEN)));
