@@ -175,7 +175,9 @@ class Http2VectorsTest {
       }
     } else {
       REFUSED.incrementAndGet();
-      assertThat(outcome).as(vector.name()).matches("400|RST_STREAM \\d+|GOAWAY \\d+|closed");
+      // a body that breaks its content-length is found while it streams: the forward may be under way and then
+      // fails (502) as Netty resets the stream; either way the module never gets a whole request
+      assertThat(outcome).as(vector.name()).matches("400|502|RST_STREAM \\d+|GOAWAY \\d+|closed");
       platform.module().verify(0, anyRequestedFor(urlEqualTo(path)));
     }
     // a stream refused alone leaves the connection serving; only a connection error (GOAWAY) may end it
