@@ -19,9 +19,9 @@ import org.folio.sidecar.error.SidecarError;
 import org.folio.sidecar.forward.AccessLog;
 import org.folio.sidecar.forward.AccessLogWriter;
 import org.folio.sidecar.forward.Exchange;
-import org.folio.sidecar.forward.HttpBodies;
 import org.folio.sidecar.forward.LogEscape;
 import org.folio.sidecar.forward.MethodOverrides;
+import org.folio.sidecar.forward.HeaderRules;
 import org.folio.sidecar.forward.OkapiHeaders;
 import org.folio.sidecar.forward.RequestIds;
 import org.folio.sidecar.forward.RequestLogContext;
@@ -133,6 +133,13 @@ public class SidecarRouter {
       throw SidecarError.badRequest("Invalid request path",
         "dot segment, encoded separator, ';' or control character in the path");
     }
+    if (exchange.request.version() == HttpVersion.HTTP_2) {
+      // HTTP/1.1 requests were held to these rules by the decoder; HTTP/2 ones are held to them here
+      var problem = HeaderRules.http2Problem(exchange.request);
+      if (problem != null) {
+        throw SidecarError.badRequest("Invalid request header", problem);
+      }
+    }
     checkSingleValued(headers);
     var override = MethodOverrides.found(headers, exchange.request.query());
     if (override != null) {
@@ -233,7 +240,7 @@ public class SidecarRouter {
         exchange.requestId, exchange.traceId);
     }
     if (!request.isEnded()) {
-      if (HttpBodies.hasBody(request) && request.version() != HttpVersion.HTTP_2) {
+      if (exchange.hasBody && request.version() != HttpVersion.HTTP_2) {
         // an unread HTTP/1 body stays unread: closing is cheaper than draining it and keeps the connection sane
         request.response().putHeader(HttpHeaders.CONNECTION, "close");
       } else {

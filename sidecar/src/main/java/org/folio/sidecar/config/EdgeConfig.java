@@ -5,7 +5,7 @@ import io.smallrye.config.WithDefault;
 import java.time.Duration;
 
 /**
- * What a slow or hostile client may hold on the sidecar's HTTP/1 port, beyond Quarkus' own limits
+ * Which protocols the sidecar's port speaks, and what a slow or hostile client may hold on it, beyond Quarkus' own limits
  * ({@code quarkus.http.idle-timeout}, {@code quarkus.http.limits.*}). Defaults are nginx's.
  */
 @ConfigMapping(prefix = "edge")
@@ -24,4 +24,12 @@ public interface EdgeConfig {
    */
   @WithDefault("60s")
   Duration requestBodyTimeout();
+
+  /**
+   * SIDECAR_HTTP2_ENABLED: serve HTTP/2 (h2c upgrade and prior knowledge on the plain port, h2 by ALPN over TLS).
+   * Off by default: FOLIO's gateway, sidecars and modules speak HTTP/1.1 to a sidecar, and HTTP/2 is protocol
+   * surface no caller needs.
+   */
+  @WithDefault("false")
+  boolean http2Enabled();
 }

@@ -21,6 +21,14 @@ public interface SidecarConfig {
   long requestTimeout();
 
   /**
+   * SIDECAR_FORWARD_CONNECT_TIMEOUT: limit for getting a connection to a module, egress target or the gateway (a
+   * free one from the pool, or a new one) and writing the request head on it; then the request is answered 502
+   * and holds nothing. Independent of REQUEST_TIMEOUT, which bounds the wait for the answer and may be days.
+   */
+  @WithDefault("10s")
+  Duration forwardConnectTimeout();
+
+  /**
    * SIDECAR_MAX_BODY_SIZE, else upstream's QUARKUS_HTTP_LIMITS_MAX_BODY_SIZE (bytes, or {@code 10240K},
    * {@code 1G}): larger declared request bodies are refused with upstream's JSON 413. Bodies stream, so this
    * is a policy limit; 1G when neither is set.

@@ -15,7 +15,6 @@ import org.folio.sidecar.config.EgressConfig;
 import org.folio.sidecar.config.ModuleConfig;
 import org.folio.sidecar.error.SidecarError;
 import org.folio.sidecar.forward.Exchange;
-import org.folio.sidecar.forward.HttpBodies;
 import org.folio.sidecar.forward.OkapiHeaders;
 import org.folio.sidecar.forward.Peers;
 import org.folio.sidecar.forward.RequestForwarder;
@@ -132,7 +131,7 @@ public class EgressHandler {
     var tenant = exchange.tenant;
     long started = System.nanoTime();
     exchange.moduleStartNanos = started;
-    boolean replayable = isReplayable(request);
+    boolean replayable = isReplayable(exchange);
     var userToken = userToken(exchange, routes);
     // identity, not equality: a module may live at the gateway's address, yet it is trusted as a module
     @SuppressWarnings("ReferenceEquality")
@@ -141,7 +140,7 @@ public class EgressHandler {
       exchange.stage = Stage.SERVICE_TOKEN;
       return tokens.token(tenant).compose(token -> {
         exchange.stage = Stage.FORWARDING;
-        return send(gatewayBound, request, target, headers(exchange, token, user, routes));
+        return send(gatewayBound, exchange, target, headers(exchange, token, user, routes));
       });
     })
       .compose(answer -> {
@@ -157,7 +156,7 @@ public class EgressHandler {
           return Future.failedFuture(SidecarError.targetRejectedToken());
         }
         return tokens.token(tenant)
-          .compose(token -> send(gatewayBound, request, target, headers(exchange, token, userToken.result(), routes)));
+          .compose(token -> send(gatewayBound, exchange, target, headers(exchange, token, userToken.result(), routes)));
       })
       .compose(answer -> {
         exchange.moduleAnsweredNanos = System.nanoTime();
@@ -167,9 +166,10 @@ public class EgressHandler {
         System.nanoTime() - started));
   }
 
-  private Future<HttpClientResponse> send(boolean gatewayBound, HttpServerRequest request, Target target,
-    MultiMap headers) {
-    return gatewayBound ? forwarder.sendToGateway(request, target, headers) : forwarder.send(request, target, headers);
+  private Future<HttpClientResponse> send(boolean gatewayBound, Exchange exchange, Target target, MultiMap headers) {
+    return gatewayBound
+      ? forwarder.sendToGateway(exchange, target, headers)
+      : forwarder.send(exchange, target, headers);
   }
 
   /**
@@ -215,7 +215,7 @@ public class EgressHandler {
     return headers;
   }
 
-  static boolean isReplayable(HttpServerRequest request) {
-    return REPLAYABLE.contains(request.method()) && !HttpBodies.hasBody(request);
+  static boolean isReplayable(Exchange exchange) {
+    return REPLAYABLE.contains(exchange.request.method()) && !exchange.hasBody;
   }
 }

@@ -19,6 +19,8 @@ public final class Exchange {
   public final String method;
   /** The canonical path ({@link RequestPaths}) that is routed, authorized and forwarded; the raw one if refused. */
   public final String path;
+  /** Whether the caller sends a body ({@link HttpBodies}), as the request came in. */
+  public final boolean hasBody;
   /** The raw path normalizes to another endpoint than it reads as: refused before routing. */
   public final boolean pathRefused;
   /** Which way the request went, for metrics; set by the router once it has found the route. */
@@ -72,6 +74,7 @@ public final class Exchange {
     this.request = request;
     this.startNanos = startNanos;
     this.method = request.method().name();
+    this.hasBody = HttpBodies.hasBody(request);
     var raw = request.path();
     var canonical = raw == null ? null : RequestPaths.canonical(raw);
     this.pathRefused = canonical == null;

@@ -1,10 +1,15 @@
 package org.folio.sidecar.forward;
 
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.vertx.core.Future;
+import io.vertx.core.Promise;
 import io.vertx.core.MultiMap;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpClient;
 import io.vertx.core.http.HttpClientOptions;
+import io.vertx.core.http.HttpClientRequest;
+import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpClientResponse;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpServerRequest;
@@ -12,6 +17,7 @@ import io.vertx.core.http.PoolOptions;
 import io.vertx.core.http.RequestOptions;
 import jakarta.inject.Singleton;
 import java.net.ConnectException;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.folio.sidecar.config.SidecarConfig;
 import org.folio.sidecar.config.TlsConfig;
 import org.folio.sidecar.config.TlsOptions;
@@ -26,51 +32,75 @@ import org.folio.sidecar.tracing.Tracing;
 @Singleton
 public class RequestForwarder {
 
+  private final Vertx vertx;
   private final HttpClient client;
   private final HttpClient gatewayClient;
   private final long timeoutMillis;
+  private final long connectTimeoutMillis;
   private final ModulePathPrefix pathPrefix;
   private final Tracing tracing;
+  private final AtomicInteger held = new AtomicInteger();
 
-  RequestForwarder(Vertx vertx, SidecarConfig config, TlsConfig tls, ModulePathPrefix pathPrefix, Tracing tracing) {
+  RequestForwarder(Vertx vertx, SidecarConfig config, TlsConfig tls, ModulePathPrefix pathPrefix, Tracing tracing,
+    MeterRegistry registry) {
+    this.vertx = vertx;
     this.pathPrefix = pathPrefix;
     this.tracing = tracing;
     this.timeoutMillis = config.requestTimeout();
+    this.connectTimeoutMillis = Math.max(1, config.forwardConnectTimeout().toMillis());
     this.client = vertx.createHttpClient(TlsOptions.trust(options(), tls.forwarding(), tls.verifyHostname(),
       "SC_CLIENT_TLS_TRUSTSTORE"), new PoolOptions().setHttp1MaxSize(500));
     // the gateway is trusted by its own truststore, as upstream: it is often fronted by another CA than modules
     this.gatewayClient = vertx.createHttpClient(TlsOptions.trust(options(), tls.gateway(), tls.verifyHostname(),
       "GW_CLIENT_TLS_TRUSTSTORE"), new PoolOptions().setHttp1MaxSize(200));
+    Gauge.builder("sidecar.forward.connections", held, AtomicInteger::get)
+      .description("requests holding or waiting for a connection to a module, egress target or the gateway")
+      .register(registry);
   }
 
   private HttpClientOptions options() {
     return new HttpClientOptions().setKeepAlive(true)
-      .setConnectTimeout((int) Math.min(Integer.MAX_VALUE, timeoutMillis));
+      .setConnectTimeout((int) Math.min(Integer.MAX_VALUE, connectTimeoutMillis));
   }
 
   /**
    * Sends the request with {@code headers} (already filtered by the caller) and starts relaying the answer.
    * The future completes when the target's status line has been relayed, or fails with a {@link SidecarError}
-   * (502 unreachable, 504 timed out) while the caller can still be told.
+   * (400 a header that cannot be sent, 502 unreachable, 504 timed out) while the caller can still be told.
    */
-  public Future<Void> forward(HttpServerRequest request, Target target, MultiMap headers) {
-    return send(client, request, target, pathPrefix.toModule(RequestPaths.forwardedUri(request)), headers)
+  public Future<Void> forward(Exchange exchange, Target target, MultiMap headers) {
+    var request = exchange.request;
+    return send(client, exchange, target, pathPrefix.toModule(RequestPaths.forwardedUri(request)), headers)
       .compose(answer -> relay(request, answer));
   }
 
   /** Sends the request and hands back the target's answer unrelayed, for callers that look at it first. */
-  public Future<HttpClientResponse> send(HttpServerRequest request, Target target, MultiMap headers) {
-    return send(client, request, target, pathPrefix.toOthers(RequestPaths.forwardedUri(request)), headers);
+  public Future<HttpClientResponse> send(Exchange exchange, Target target, MultiMap headers) {
+    return send(client, exchange, target, pathPrefix.toOthers(RequestPaths.forwardedUri(exchange.request)), headers);
   }
 
   /** As {@link #send}, to the gateway (SIDECAR_FORWARD_UNKNOWN_REQUESTS), trusted by GW_CLIENT_TLS_TRUSTSTORE_*. */
-  public Future<HttpClientResponse> sendToGateway(HttpServerRequest request, Target target, MultiMap headers) {
-    return send(gatewayClient, request, target, pathPrefix.toOthers(RequestPaths.forwardedUri(request)), headers);
+  public Future<HttpClientResponse> sendToGateway(Exchange exchange, Target target, MultiMap headers) {
+    return send(gatewayClient, exchange, target, pathPrefix.toOthers(RequestPaths.forwardedUri(exchange.request)),
+      headers);
   }
 
-  private Future<HttpClientResponse> send(HttpClient client, HttpServerRequest request, Target target, String uri,
+  /**
+   * Gets a connection and writes the head within SIDECAR_FORWARD_CONNECT_TIMEOUT, whatever REQUEST_TIMEOUT
+   * allows for the answer: a request that cannot start in time is answered 502, and the connection it may get
+   * later is closed at once rather than held. A header the client would refuse is refused before the pool is asked.
+   */
+  private Future<HttpClientResponse> send(HttpClient client, Exchange exchange, Target target, String uri,
     MultiMap headers) {
     tracing.dropCallersContext(headers);
+    var problem = HeaderRules.problem(headers);
+    if (problem != null) {
+      return Future.failedFuture(SidecarError.badRequest("Invalid request header", problem));
+    }
+    var request = exchange.request;
+    if (request.response().closed()) {
+      return callerGone();
+    }
     var options = new RequestOptions()
       .setMethod(request.method())
       .setHost(target.host())
@@ -78,21 +108,95 @@ public class RequestForwarder {
       .setSsl(target.ssl())
       .setURI(target.basePath() + uri)
       .setHeaders(headers)
-      .setConnectTimeout(timeoutMillis)
+      .setConnectTimeout(connectTimeoutMillis)
       .setIdleTimeout(timeoutMillis)
       .setTraceOperation(Tracing.OPERATION_FORWARD);
-    boolean hasBody = HttpBodies.hasBody(request);
-    return client.request(options)
-      .compose(outgoing -> {
-        if (hasBody) {
-          return outgoing.send(request);
+    boolean chunked = exchange.hasBody && !headers.contains(HttpHeaders.CONTENT_LENGTH);
+    var lease = new Lease();
+    Promise<HttpClientRequest> started = Promise.promise();
+    long deadline = vertx.setTimer(connectTimeoutMillis, id -> started.tryFail(SidecarError.moduleUnavailable(
+      "no connection to the target, or the request head not written, within " + connectTimeoutMillis + " ms")));
+    client.request(options).onComplete(asked -> {
+      if (asked.failed()) {
+        lease.release();
+        started.tryFail(asked.cause());
+        return;
+      }
+      var outgoing = asked.result();
+      if (started.future().isComplete()) {
+        lease.close(outgoing);
+        return;
+      }
+      outgoing.setChunked(chunked);
+      outgoing.sendHead().onComplete(written -> {
+        if (written.failed()) {
+          lease.close(outgoing);
+          started.tryFail(written.cause());
+        } else if (!started.tryComplete(outgoing)) {
+          lease.close(outgoing);
         }
-        request.resume();
-        return outgoing.send();
+      });
+    });
+    return started.future()
+      .transform(result -> {
+        vertx.cancelTimer(deadline);
+        // nothing has reached the target yet: whatever went wrong, it could not be reached
+        return result.succeeded()
+          ? Future.succeededFuture(result.result())
+          : Future.failedFuture(
+            unreachable(result.cause()).causedBy(result.cause()));
       })
-      .transform(result -> result.succeeded()
-        ? Future.succeededFuture(result.result())
-        : Future.failedFuture(toError(result.cause()).causedBy(result.cause())));
+      .compose(outgoing -> {
+        if (request.response().closed()) {
+          // gone while the connection was got: its body (or its end) would never come
+          outgoing.reset();
+          return callerGone();
+        }
+        var answer = outgoing.response();
+        if (exchange.hasBody) {
+          // a body the caller breaks off must not leave a half-sent request on the module's connection
+          request.pipeTo(outgoing).onFailure(broken -> outgoing.reset());
+        } else {
+          request.resume();
+          var unused = outgoing.end();
+        }
+        return answer;
+      })
+      .transform(result -> {
+        if (result.failed()) {
+          if (started.future().succeeded()) {
+            // the head went out on a connection this request held; it is released as the exchange failed
+            lease.release();
+          }
+          return Future.failedFuture(toError(result.cause()).causedBy(result.cause()));
+        }
+        var answer = result.result();
+        answer.end().onComplete(done -> lease.release());
+        return Future.succeededFuture(answer);
+      });
+  }
+
+  /** One request's claim on a pooled connection, counted once however it ends. Lives on one event loop. */
+  private final class Lease {
+
+    private boolean released;
+
+    Lease() {
+      held.incrementAndGet();
+    }
+
+    void release() {
+      if (!released) {
+        released = true;
+        held.decrementAndGet();
+      }
+    }
+
+    /** A connection the request got but must not use: closing it frees its place in the pool. */
+    void close(HttpClientRequest outgoing) {
+      outgoing.reset();
+      release();
+    }
   }
 
   /** Relays a target's answer to the caller, streamed; the future completes once the status line is out. */
@@ -116,6 +220,20 @@ public class RequestForwarder {
       }
     });
     return Future.succeededFuture();
+  }
+
+  private static <T> Future<T> callerGone() {
+    return Future.failedFuture(SidecarError.moduleUnavailable("the caller closed the request before it was forwarded"));
+  }
+
+  private static SidecarError unreachable(Throwable cause) {
+    if (cause instanceof SidecarError error) {
+      return error;
+    }
+    if (cause instanceof ConnectException) {
+      return SidecarError.moduleUnavailable("connection refused by " + cause.getMessage());
+    }
+    return SidecarError.moduleUnavailable(cause.getClass().getSimpleName());
   }
 
   private static SidecarError toError(Throwable cause) {

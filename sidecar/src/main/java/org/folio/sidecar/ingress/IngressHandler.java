@@ -288,7 +288,7 @@ public class IngressHandler {
   private Future<Void> send(Exchange exchange, MultiMap headers) {
     exchange.stage = Stage.FORWARDING;
     exchange.moduleStartNanos = System.nanoTime();
-    return forwarder.forward(exchange.request, module, headers)
+    return forwarder.forward(exchange, module, headers)
       .onSuccess(started -> exchange.moduleAnsweredNanos = System.nanoTime());
   }
 
