@@ -250,7 +250,7 @@ public final class LiveScrape {
    */
   private void checkDocumented(Set<String> families) throws IOException {
     var doc = Files.readString(OPERATIONS);
-    var table = doc.substring(doc.indexOf("## Metrics and alerts"), doc.indexOf("**Alerts.**"));
+    var table = doc.substring(doc.indexOf("### Metrics"), doc.indexOf("### Alerts"));
     for (var family : families) {
       var base = family.replaceAll("_(bucket|count|sum|max)$", "");
       verify("docs/operations.md's metrics table names " + family, table.contains("`" + base), "");
