@@ -363,8 +363,137 @@ final class AbReport {
 
     var file = out.resolve("report.md");
     Files.writeString(file, report.text);
-    report.index(out, profile);
+    report.index(out, profile.name(), profile);
     return file;
+  }
+
+  /**
+   * The report of {@code --jvm-sets}: the optimized fleet under each set of JVM options, run for run, each set's
+   * means against the first set's, its hit path, and issue 38's targets, set before the run.
+   */
+  static Path writeJvmSets(Path out, AbRun.Profile profile, List<AbRun.VariantResult> results,
+    Map<String, AbRun.Overhead> overheads, Duration wallTime, List<MemoryProfile.Config> sets) throws IOException {
+    var report = new AbReport();
+    report.line("# Load A/B: JVM option sets of the optimized sidecar");
+    report.line("");
+    report.line("Run %s on %d cores, loopback only, %d s in all, load average at the end %s. Profile **%s**: %d "
+      + "tenants x %d staff users, %d s of workload per run at time scale x%s: check-out and check-in at %s/s each, "
+      + "data import at %s/s; stub modules answer after %d ms. Every run is the optimized cache "
+      + "(`SIDECAR_AUTHZ_CACHE_MODE=optimized`), six fresh sidecars from the jar (no AOT cache) with the set's "
+      + "options and variables; every counter is a delta over the workload's window.",
+      LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm")),
+      Runtime.getRuntime().availableProcessors(), wallTime.toSeconds(), loadAverage(), profile.name(),
+      profile.tenants(), profile.usersPerTenant(), profile.durationSeconds(), profile.timeScale(),
+      number(profile.rate()), number(profile.importRate()), AbRun.STUB_SERVICE_MILLIS);
+    report.line("");
+    sets.forEach(set -> report.line("- **%s**: `%s`", set.label(), set.describe()));
+    report.line("");
+    report.line("Runs in the order %s.", String.join(", ", results.stream().map(AbRun.VariantResult::name).toList()));
+    report.line("");
+    report.line("## Runs");
+    report.line("");
+    report
+      .line("| run | check-out p50 / p99 ms | check-in p50 / p99 ms | errors | sidecar CPU s per 1000 user requests "
+        + "| peak RSS per sidecar MB | RSS after start MB | RSS after a full GC MB | GC pauses | longest GC pause ms "
+        + "| GC pause total ms |");
+    report.line("|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|");
+    int fleetSize = CirculationModules.ALL.size();
+    for (var result : results) {
+      var out0 = result.stats().get("check-out");
+      var in0 = result.stats().get("check-in");
+      report.line("| %s | %s | %s | %d | %.3f | %d | %s | %s | %d | %.1f | %.1f |", result.name(),
+        out0 == null ? "missing" : out0.p50() + " / " + out0.p99(),
+        in0 == null ? "missing" : in0.p50() + " / " + in0.p99(),
+        result.stats().values().stream().mapToLong(GatlingRun.Stats::ko).sum(),
+        result.sidecars().cpuSeconds() * 1000 / Math.max(1, result.userRequests()),
+        result.sidecars().peakRssBytes() / fleetSize >> 20, megabytes(result.footprint().afterStartBytes()),
+        megabytes(result.footprint().afterGcBytes()), result.pauses().gcPauses(), result.pauses().gcMaxMillis(),
+        result.pauses().gcTotalMillis());
+    }
+    report.line("");
+    var first = sets.getFirst().label();
+    var byLabel = new java.util.LinkedHashMap<String, List<AbRun.VariantResult>>();
+    sets.forEach(set -> byLabel.put(set.label(),
+      results.stream().filter(r -> r.variant().equals(set.label())).toList()));
+    var figures = new java.util.LinkedHashMap<String, ToDoubleFunction<AbRun.VariantResult>>();
+    figures.put("check-out p50 ms", r -> r.stats().containsKey("check-out")
+      ? r.stats().get("check-out").p50()
+      : Double.NaN);
+    figures.put("check-out p99 ms", r -> r.stats().containsKey("check-out")
+      ? r.stats().get("check-out").p99()
+      : Double.NaN);
+    figures.put("sidecar CPU s per 1000 user requests",
+      r -> r.sidecars().cpuSeconds() * 1000 / Math.max(1, r.userRequests()));
+    figures.put("peak RSS per sidecar MB", r -> r.sidecars().peakRssBytes() / (double) fleetSize / (1 << 20));
+    figures.put("longest GC pause ms", r -> r.pauses().gcMaxMillis());
+    report.line("## Each set's mean against %s's", first);
+    report.line("");
+    report.line("| figure | %s |", String.join(" | ", byLabel.keySet().stream()
+      .map(label -> label.equals(first) ? label : label + " | " + label + " / " + first).toList()));
+    report.line("|---|%s", "---:|".repeat(2 * byLabel.size() - 1));
+    for (var figure : figures.entrySet()) {
+      double reference = mean(byLabel.get(first), figure.getValue());
+      var cells = new ArrayList<String>();
+      byLabel.forEach((label, runs) -> {
+        double value = mean(runs, figure.getValue());
+        cells.add(label.equals(first)
+          ? "%.3f".formatted(value)
+          : "%.3f | %.2f".formatted(value, value / reference));
+      });
+      report.line("| %s | %s |", figure.getKey(), String.join(" | ", cells));
+    }
+    report.line("");
+    for (var variant : overheads.entrySet()) {
+      hitPath(report, out, profile, variant.getKey(), variant.getValue());
+    }
+    report.closedLoopSideBySide(overheads);
+    report.line("## Targets");
+    report.line("");
+    report.line("Set in issue 38 before this run, for each set against %s (the image's options when the run began).",
+      first);
+    report.line("");
+    report.line("| target | figure | met |");
+    report.line("|---|---|---|");
+    double referenceCpu = mean(byLabel.get(first), figures.get("sidecar CPU s per 1000 user requests"));
+    var referenceLoop = point(overheads.getOrDefault(first, AbRun.Overhead.NONE), "sidecar", 64);
+    for (var entry : byLabel.entrySet()) {
+      var label = entry.getKey();
+      long errors = entry.getValue().stream().flatMap(r -> r.stats().values().stream())
+        .mapToLong(GatlingRun.Stats::ko).sum();
+      report.target(label + ": 0 errors", errors + " failed requests", errors == 0);
+      if (label.equals(first)) {
+        continue;
+      }
+      double rss = mean(entry.getValue(), figures.get("peak RSS per sidecar MB"));
+      report.target(label + ": peak RSS per sidecar under the workload <= 130 MB", "%.0f MB".formatted(rss),
+        rss <= 130);
+      double cpu = mean(entry.getValue(), figures.get("sidecar CPU s per 1000 user requests"));
+      report.target(label + ": sidecar CPU per user request <= 1.10x " + first + "'s",
+        "%.3f s vs %.3f s per 1000 (%.2f)".formatted(cpu, referenceCpu, cpu / referenceCpu),
+        cpu <= 1.10 * referenceCpu);
+      var loop = point(overheads.getOrDefault(label, AbRun.Overhead.NONE), "sidecar", 64);
+      if (loop.isPresent() && referenceLoop.isPresent()) {
+        double a = loop.get().sidecarCpuPerThousand();
+        double b = referenceLoop.get().sidecarCpuPerThousand();
+        report.target(label + ": hit-path CPU per request (closed loop, 64 connections) <= 1.10x " + first + "'s",
+          "%.3f s vs %.3f s per 1000 (%.2f)".formatted(a, b, a / b), a <= 1.10 * b);
+      }
+    }
+    report.line("");
+    report.line("Gatling's HTML reports beside this file (not committed); the sidecars' logs and GC logs in `logs/`.");
+    var file = out.resolve("report.md");
+    Files.writeString(file, report.text);
+    report.index(out, profile.name() + ", JVM sets", profile);
+    return file;
+  }
+
+  private static String loadAverage() {
+    try {
+      var fields = Files.readString(Path.of("/proc/loadavg")).trim().split("\\s+");
+      return fields[0] + " " + fields[1] + " " + fields[2];
+    } catch (IOException e) {
+      return "unknown";
+    }
   }
 
   /** Issue 28's targets that this run measures (start and image size are measured apart, docs/operations.md). */
@@ -589,13 +718,13 @@ final class AbReport {
    * One line for this run in {@code index.md} beside the report's folder, when that folder is under load/results:
    * the index lists every committed run, targets met or missed, and nothing is ever taken out of it.
    */
-  private void index(Path out, AbRun.Profile profile) throws IOException {
+  private void index(Path out, String kind, AbRun.Profile profile) throws IOException {
     var index = out.getParent().resolve("index.md");
     if (!out.getParent().endsWith(Path.of("load", "results")) || !Files.exists(index)) {
       return;
     }
     var line = "| [%s](%s/report.md) | %s | x%s | %d of %d met%s |%n".formatted(out.getFileName(), out.getFileName(),
-      profile.name(), profile.timeScale(), targets - missed.size(), targets,
+      kind, profile.timeScale(), targets - missed.size(), targets,
       missed.isEmpty() ? "" : "; missed: " + String.join("; ", missed));
     Files.writeString(index, line, StandardOpenOption.APPEND);
   }

@@ -115,6 +115,12 @@ public final class AbRun {
     if (baselineDefaults.isPresent() && baselineCommand.isEmpty()) {
       throw new IllegalArgumentException("--baseline-defaults belongs to a --baseline-cmd");
     }
+    // the optimized fleet under each set of JVM options instead of baseline and optimized (issue 38): the sets in the
+    // file's order, then reversed with --runs 4 (A B B A), so no set always meets the warmer Keycloak
+    var jvmSets = option(args, "--jvm-sets").map(Path::of).map(AbRun::jvmSets).orElse(List.of());
+    if (!jvmSets.isEmpty() && baselineCommand.isPresent()) {
+      throw new IllegalArgumentException("--jvm-sets compares option sets of this build; it takes no --baseline-cmd");
+    }
     var project = Path.of("").toAbsolutePath();
     var out = option(args, "--out").map(Path::of).orElse(project.resolve("load/results")
       .resolve(LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")))).toAbsolutePath();
@@ -182,9 +188,13 @@ public final class AbRun {
       var results = new ArrayList<VariantResult>();
       var overheads = new LinkedHashMap<String, Overhead>();
       // A B B A: neither variant always meets the warmer (or the more tired) Keycloak
-      var order = runs == 2
-        ? List.of("baseline", "optimized")
-        : List.of("baseline", "optimized", "optimized", "baseline");
+      var sets = new LinkedHashMap<String, MemoryProfile.Config>();
+      jvmSets.forEach(set -> sets.put(set.label(), set));
+      var order = jvmSets.isEmpty() ? List.of("baseline", "optimized") : List.copyOf(sets.keySet());
+      if (runs == 4) {
+        order = new ArrayList<>(order);
+        order.addAll(order.reversed());
+      }
       for (int index = 0; index < order.size(); index++) {
         var variant = order.get(index);
         int run = (int) order.subList(0, index + 1).stream().filter(variant::equals).count();
@@ -193,7 +203,8 @@ public final class AbRun {
         boolean baseline = variant.equals("baseline");
         var logs = Files.createDirectories(out.resolve("logs").resolve(runDir));
         var ownBuild = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
-        ownBuild.addAll(ShippedJvmOptions.list());
+        var set = sets.get(variant);
+        ownBuild.addAll(set == null ? ShippedJvmOptions.list() : set.jvmOptions());
         ownBuild.add(JvmPauses.jvmOption(logs));
         ownBuild.addAll(List.of("-jar", project.resolve("sidecar/target/quarkus-app/quarkus-run.jar").toString()));
         var command = baseline ? baselineCommand.orElse(ownBuild) : ownBuild;
@@ -201,6 +212,9 @@ public final class AbRun {
           ? profile.scale().sidecarEnvironment(baselineDefaults.get())
           : profile.scale().sidecarEnvironment());
         env.put("SIDECAR_AUTHZ_CACHE_MODE", baseline ? "legacy" : "optimized");
+        if (set != null) {
+          env.putAll(set.env());
+        }
         env.putAll(kafka);
         log("%s: starting 6 sidecars (%s)", variant, String.join(" ", command));
         try (var fleet = SidecarFleet.start(command, env, platform, modulePorts, sidecarPorts, overrides,
@@ -248,8 +262,11 @@ public final class AbRun {
           }
         }
       }
-      var report = AbReport.write(out, profile, results, overheads, Duration.ofNanos(System.nanoTime() - started),
-        tokens.refreshes(), tokens.failures(), baselineDefaults);
+      var wallTime = Duration.ofNanos(System.nanoTime() - started);
+      var report = jvmSets.isEmpty()
+        ? AbReport.write(out, profile, results, overheads, wallTime, tokens.refreshes(), tokens.failures(),
+          baselineDefaults)
+        : AbReport.writeJvmSets(out, profile, results, overheads, wallTime, jvmSets);
       System.out.println(Files.readString(report));
       log("report: %s (%d s in all)", report, elapsed(started));
       return args.contains("--check") ? AbReport.check(results) : 0;
@@ -322,6 +339,16 @@ public final class AbRun {
       users.sort(java.util.Comparator.comparing((LoadRealms.LoadUser user) -> user.username().replaceAll(".*_", ""))
         .thenComparing(LoadRealms.LoadUser::tenant));
       return Collections.unmodifiableList(users);
+    }
+  }
+
+  /** {@code label: options NAME=value}, a set a line; the word {@code $IMAGE} stands for the image's options. */
+  private static List<MemoryProfile.Config> jvmSets(Path file) {
+    try {
+      return Files.readAllLines(file).stream().filter(line -> !line.isBlank() && !line.startsWith("#"))
+        .map(MemoryProfile.Config::parse).toList();
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
     }
   }
 

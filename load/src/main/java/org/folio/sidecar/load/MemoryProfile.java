@@ -58,10 +58,14 @@ public final class MemoryProfile {
     Pattern.MULTILINE);
   private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
 
-  /** One configuration: a label, JVM options, and variables ({@code NAME=value} words) for the sidecar. */
+  /**
+   * One configuration: a label, JVM options, and variables ({@code NAME=value} words) for the sidecar; the word
+   * {@code $IMAGE} stands for the image's options ({@link ShippedJvmOptions}).
+   */
   record Config(String label, List<String> jvmOptions, Map<String, String> env) {
 
-    static Config parse(String line) {
+    static Config parse(String written) {
+      var line = written.replace("$IMAGE", ShippedJvmOptions.line());
       int colon = line.indexOf(':');
       var options = new ArrayList<String>();
       var env = new LinkedHashMap<String, String>();
