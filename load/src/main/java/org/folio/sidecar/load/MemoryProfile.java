@@ -36,7 +36,7 @@ import org.folio.sidecar.testkit.TestModule;
  */
 public final class MemoryProfile {
 
-  private static final String TENANT = "ltmem";
+  static final String TENANT = "ltmem";
   private static final String[][] ENDPOINTS = {{"GET", "/items"}, {"GET", "/items/1"}, {"PUT", "/items/1"},
     {"DELETE", "/items/1"}, {"GET", "/downloads/x"}};
   private static final String HIT_PATH = "/items/1";
@@ -52,11 +52,15 @@ public final class MemoryProfile {
       + "-Dquarkus.thread-pool.max-threads=16",
     "serial-64-native: -XX:+UseSerialGC -Xmx64m -XX:ReservedCodeCacheSize=32m -XX:MaxDirectMemorySize=32m -Xss512k",
     "serial-64-c1: -XX:+UseSerialGC -Xmx64m -XX:TieredStopAtLevel=1");
-  private static final Pattern NMT = Pattern.compile("^-\\s+(.+?) \\(reserved=(\\d+)KB, committed=(\\d+)KB\\)",
+  // "Shared class space" adds ", readonly=...KB" inside the parentheses
+  static final Pattern NMT = Pattern.compile("^-\\s+(.+?) \\(reserved=(\\d+)KB, committed=(\\d+)KB[,)]",
     Pattern.MULTILINE);
   private static final Pattern NMT_TOTAL = Pattern.compile("^Total: reserved=(\\d+)KB, committed=(\\d+)KB",
     Pattern.MULTILINE);
-  private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+  // HTTP/1.1 as Prometheus and kubelet's probes: Java's default h2c upgrade would have the management port load
+  // Netty's and Vert.x's HTTP/2 classes (about 190) that no scrape or probe loads
+  private static final HttpClient HTTP = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+    .connectTimeout(Duration.ofSeconds(2)).build();
 
   /**
    * One configuration: a label, JVM options, and variables ({@code NAME=value} words) for the sidecar; the word
@@ -115,25 +119,11 @@ public final class MemoryProfile {
       .resolve(LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmm")) + "-memory"))
       .toAbsolutePath();
     Files.createDirectories(out.resolve("logs"));
-    var wrk = ClosedLoop.wrk().orElseThrow(() -> new IllegalStateException("wrk is not installed"));
     var jar = project.resolve("sidecar/target/quarkus-app/quarkus-run.jar");
     var vertx = Vertx.vertx();
     try (var keycloak = GrantingKeycloak.start(TENANT)) {
-      int modulePort = FreePorts.next();
-      vertx.createHttpServer().requestHandler(request -> request.response()
-        .putHeader("content-type", "application/json").end("{}"))
-        .listen(modulePort, "127.0.0.1").toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
-      var tokens = keycloak.tokens(users + 1, 24 * 3600);
-      var hitToken = tokens.removeLast();
-      var tokenFile = out.resolve("logs/tokens.txt");
-      Files.write(tokenFile, tokens);
-      var fillScript = out.resolve("logs/fill.lua");
-      Files.writeString(fillScript, fillScript());
-      var descriptor = out.resolve("logs/descriptor.json");
-      Files.writeString(descriptor, TestModule.descriptor().encode());
-      var caller = new ClosedLoop.Caller(TENANT, "", () -> hitToken);
-      var workload = new Workload(wrk, jar, keycloak.url(), modulePort, descriptor, caller, tokenFile, fillScript,
-        connections, warmUp, fillSeconds, hitSeconds, idleSeconds, out.resolve("logs"));
+      var workload = Workload.prepare(vertx, keycloak, jar, users, connections, warmUp, fillSeconds, hitSeconds,
+        idleSeconds, out.resolve("logs"));
       var file = out.resolve("measurements.md");
       var header = "# Memory by JVM configuration\n\n`load/memory.sh " + String.join(" ", args)
         + "`: one packaged sidecar at a time with `-XX:NativeMemoryTracking=summary`; " + users + " users (each a "
@@ -156,12 +146,63 @@ public final class MemoryProfile {
     return 0;
   }
 
+  /**
+   * Where a caller looks into the sidecar beside the table's figures: once it is ready, and once the traffic
+   * (cache filling, the hit path, a metrics scrape) is over, before anything attaches to it.
+   */
+  interface Checkpoints {
+
+    Checkpoints NONE = new Checkpoints() {
+    };
+
+    default void started(ProcessHandle sidecar) throws Exception {
+    }
+
+    default void loaded(ProcessHandle sidecar) throws Exception {
+    }
+  }
+
   /** The fixed parts of the workload, the same for every configuration. */
-  private record Workload(String wrk, Path jar, String keycloakUrl, int modulePort, Path descriptor,
+  record Workload(String wrk, Path jar, String keycloakUrl, int modulePort, Path descriptor,
     ClosedLoop.Caller caller, Path tokenFile, Path fillScript, int connections, int warmUp, int fillSeconds,
     int hitSeconds, int idleSeconds, Path logs) {
 
+    /**
+     * The module (a Vert.x server answering {@code {}} at once on {@code vertx}), the users' tokens from the
+     * granting Keycloak stub, the fill script and the module descriptor, written to {@code logs}.
+     */
+    static Workload prepare(Vertx vertx, GrantingKeycloak keycloak, Path jar, int users, int connections,
+      int warmUp, int fillSeconds, int hitSeconds, int idleSeconds, Path logs) throws Exception {
+      Files.createDirectories(logs);
+      var wrk = ClosedLoop.wrk().orElseThrow(() -> new IllegalStateException("wrk is not installed"));
+      int modulePort = FreePorts.next();
+      vertx.createHttpServer().requestHandler(request -> request.response()
+        .putHeader("content-type", "application/json").end("{}"))
+        .listen(modulePort, "127.0.0.1").toCompletionStage().toCompletableFuture().get(10, TimeUnit.SECONDS);
+      var tokens = keycloak.tokens(users + 1, 24 * 3600);
+      var hitToken = tokens.removeLast();
+      var tokenFile = logs.resolve("tokens.txt");
+      Files.write(tokenFile, tokens);
+      var fillScript = logs.resolve("fill.lua");
+      Files.writeString(fillScript, MemoryProfile.fillScript());
+      var descriptor = logs.resolve("descriptor.json");
+      Files.writeString(descriptor, TestModule.descriptor().encode());
+      var caller = new ClosedLoop.Caller(TENANT, "", () -> hitToken);
+      return new Workload(wrk, jar, keycloak.url(), modulePort, descriptor, caller, tokenFile, fillScript,
+        connections, warmUp, fillSeconds, hitSeconds, idleSeconds, logs);
+    }
+
+    /** The same workload on another packaged sidecar. */
+    Workload withJar(Path other) {
+      return new Workload(wrk, other, keycloakUrl, modulePort, descriptor, caller, tokenFile, fillScript,
+        connections, warmUp, fillSeconds, hitSeconds, idleSeconds, logs);
+    }
+
     Row measure(Config config) throws Exception {
+      return measure(config, Checkpoints.NONE);
+    }
+
+    Row measure(Config config, Checkpoints checkpoints) throws Exception {
       var command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
       command.addAll(config.jvmOptions());
       command.addAll(List.of("-XX:NativeMemoryTracking=summary", "-jar", jar.toString()));
@@ -186,6 +227,7 @@ public final class MemoryProfile {
       try {
         awaitReady(process, "http://127.0.0.1:" + port, config.label());
         long rssStart = rss(handle);
+        checkpoints.started(handle);
         Thread.sleep(idleSeconds * 1000L);
         long rssIdle = rss(handle);
         int threadsIdle = threads(handle);
@@ -203,6 +245,7 @@ public final class MemoryProfile {
         long rssPeak = Math.max(peak.stop().peakRssBytes(), usage.peakRssBytes());
         var hit = ClosedLoop.parse("sidecar", connections, hitSeconds, hitOutput, usage);
         var metrics = get("http://127.0.0.1:" + managementPort + "/q/metrics");
+        checkpoints.loaded(handle);
         AttachedJvm.LiveSet live;
         try (var jvm = new AttachedJvm(handle.pid())) {
           live = jvm.liveSet(handle);
@@ -342,7 +385,7 @@ public final class MemoryProfile {
       .map(line -> Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1))).orElse(Double.NaN);
   }
 
-  private static String jcmd(long pid, String... command) throws IOException, InterruptedException {
+  static String jcmd(long pid, String... command) throws IOException, InterruptedException {
     var words = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "jcmd").toString(),
       String.valueOf(pid)));
     words.addAll(Arrays.asList(command));
@@ -352,7 +395,7 @@ public final class MemoryProfile {
     return output;
   }
 
-  private static long rss(ProcessHandle process) {
+  static long rss(ProcessHandle process) {
     return ProcessMeter.start(List.of(process)).stop().peakRssBytes();
   }
 
@@ -362,7 +405,7 @@ public final class MemoryProfile {
       .map(line -> Integer.parseInt(line.replaceAll("\\D", ""))).orElse(0);
   }
 
-  private static String loadAverage() {
+  static String loadAverage() {
     try {
       var fields = Files.readString(Path.of("/proc/loadavg")).trim().split(" ");
       return fields[0] + " " + fields[1] + " " + fields[2];
@@ -371,11 +414,11 @@ public final class MemoryProfile {
     }
   }
 
-  private static int intOption(List<String> args, String name, int fallback) {
+  static int intOption(List<String> args, String name, int fallback) {
     return option(args, name).map(Integer::parseInt).orElse(fallback);
   }
 
-  private static Optional<String> option(List<String> args, String name) {
+  static Optional<String> option(List<String> args, String name) {
     int index = args.indexOf(name);
     return index >= 0 && index + 1 < args.size() ? Optional.of(args.get(index + 1)) : Optional.empty();
   }

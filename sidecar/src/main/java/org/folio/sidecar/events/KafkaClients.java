@@ -45,7 +45,7 @@ public class KafkaClients {
     return config.kafkaHost().filter(host -> !host.isBlank()).map(host -> host + ":" + config.kafkaPort()).orElse(null);
   }
 
-  /** Client properties for the discovery topic: also what the health check's admin client uses. */
+  /** Client properties for the discovery topic: also what the health check's Kafka probe uses. */
   public Properties discovery() {
     return forChannel(config.discovery());
   }
@@ -60,6 +60,9 @@ public class KafkaClients {
 
   private Properties forChannel(EventsConfig.Channel channel) {
     var result = new Properties();
+    // no client metrics pushed to the brokers (KIP-714) unless KAFKA_ENABLE_METRICS_PUSH=true: the sidecar reports
+    // its Kafka state in its own metrics, and the telemetry reporter loads about 80 classes (a shaded protobuf)
+    result.setProperty("enable.metrics.push", "false");
     result.putAll(shared);
     result.setProperty("bootstrap.servers", bootstrapServers());
     set(result, "security.protocol", channel.securityProtocol());

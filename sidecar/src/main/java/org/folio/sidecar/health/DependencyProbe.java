@@ -13,10 +13,10 @@ import jakarta.inject.Singleton;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
-import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
-import org.apache.kafka.clients.admin.DescribeClusterOptions;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.folio.sidecar.config.ConfigValidator;
 import org.folio.sidecar.config.KeycloakConfig;
 import org.folio.sidecar.config.ModuleConfig;
@@ -47,7 +47,8 @@ public class DependencyProbe {
   private volatile boolean kafkaUp;
   private final MeterRegistry registry;
   private final List<Gauge> gauges;
-  private @Nullable Admin kafka;
+  private @Nullable KafkaConsumer<byte[], byte[]> kafka;
+  private final AtomicBoolean kafkaProbing = new AtomicBoolean();
   private long timerId = -1;
 
   DependencyProbe(Vertx vertx, @Named("keycloak") WebClient client, ModuleConfig module, KeycloakConfig keycloak,
@@ -81,9 +82,12 @@ public class DependencyProbe {
     if (kafkaNodes != null) {
       // the discovery topic's settings (TLS, SASL): the connection upstream's Kafka check reports on
       var properties = kafkaClients.discovery();
-      properties.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, (int) timeoutMillis);
-      properties.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, (int) timeoutMillis);
-      kafka = Admin.create(properties);
+      properties.put(ConsumerConfig.REQUEST_TIMEOUT_MS_CONFIG, (int) timeoutMillis);
+      properties.put(ConsumerConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, (int) timeoutMillis);
+      // a consumer without a group, not an admin client: it never joins, subscribes or fetches, it only asks a
+      // broker for the cluster's metadata, with the classes the event consumer loads anyway (an admin client
+      // loads its own, and runs a thread of its own)
+      kafka = new KafkaConsumer<>(properties, new ByteArrayDeserializer(), new ByteArrayDeserializer());
     }
     probe();
     timerId = vertx.setPeriodic(config.healthProbeInterval().toMillis(), id -> probe());
@@ -93,8 +97,14 @@ public class DependencyProbe {
     if (timerId >= 0) {
       vertx.cancelTimer(timerId);
     }
-    if (kafka != null) {
-      kafka.close(Duration.ofSeconds(1));
+    var consumer = kafka;
+    kafka = null;
+    if (consumer != null) {
+      // a probe in flight gives up at once; the consumer is closed on no other thread than one probe's at a time
+      consumer.wakeup();
+      synchronized (consumer) {
+        consumer.close(Duration.ofSeconds(1));
+      }
     }
     // Quarkus' registry outlives an application restart in one JVM (tests); a stale gauge would read this probe
     gauges.forEach(registry::remove);
@@ -107,12 +117,19 @@ public class DependencyProbe {
       .onComplete(result -> moduleUp = result.succeeded() && result.result().statusCode() == 200);
     client.getAbs(keycloakUrl).timeout(timeoutMillis).send()
       .onComplete(result -> keycloakUp = result.succeeded() && result.result().statusCode() < 500);
-    var admin = kafka;
-    if (admin != null) {
-      // the admin client's future is completed on its own thread; the wait happens on a worker, never the loop
-      vertx.executeBlocking(() -> admin.describeCluster(new DescribeClusterOptions().timeoutMs((int) timeoutMillis))
-        .nodes().get(timeoutMillis, TimeUnit.MILLISECONDS), false)
-        .onComplete(result -> kafkaUp = result.succeeded() && !result.result().isEmpty());
+    var consumer = kafka;
+    // one probe at a time (a consumer is single-threaded; a broker that does not answer holds a probe for the
+    // timeout, longer than the interval may be); the wait happens on a worker, never the loop
+    if (consumer != null && kafkaProbing.compareAndSet(false, true)) {
+      vertx.executeBlocking(() -> {
+        synchronized (consumer) {
+          // throws unless a broker answered the metadata request in time
+          return consumer.listTopics(Duration.ofMillis(timeoutMillis));
+        }
+      }, false).onComplete(result -> {
+        kafkaUp = result.succeeded();
+        kafkaProbing.set(false);
+      });
     }
   }
 

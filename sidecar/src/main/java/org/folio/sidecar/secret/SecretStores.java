@@ -14,26 +14,13 @@ import io.vertx.ext.web.client.WebClient;
 import io.vertx.ext.web.client.WebClientOptions;
 import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Singleton;
-import java.io.IOException;
-import java.io.InputStream;
-import java.net.URI;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.security.GeneralSecurityException;
-import java.security.KeyStore;
 import java.util.Optional;
 import java.util.function.Supplier;
-import javax.net.ssl.TrustManagerFactory;
 import org.eclipse.microprofile.config.Config;
 import org.folio.sidecar.config.ConfigValidator;
 import org.folio.sidecar.config.SecretStoreConfig;
 import org.folio.sidecar.config.TlsConfig;
 import org.jspecify.annotations.Nullable;
-import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
-import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
-import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
-import software.amazon.awssdk.regions.Region;
-import software.amazon.awssdk.services.ssm.SsmClient;
 
 /**
  * Builds the secret store SECRET_STORE_TYPE names, behind a cache. The configuration was checked at start-up
@@ -90,7 +77,7 @@ public class SecretStores {
     return switch (type) {
       // properties are in memory already: nothing to cache
       case EPHEMERAL -> new EphemeralSecrets(config.ephemeralContent(), properties);
-      case AWS_SSM -> new CachedSecrets(new AwsSsmSecrets(ssmClient(config.awsSsm(), config), vertx),
+      case AWS_SSM -> new CachedSecrets(AwsSsmSecrets.create(config, vertx),
         config.cacheTtl(), config.failureCacheTtl(), ticker);
       case VAULT -> new CachedSecrets(new HttpSecrets(vaultClient(vertx, config.vault(), tls),
         vault(config.vault()), timeout, "Vault"), config.cacheTtl(), config.failureCacheTtl(), ticker);
@@ -169,46 +156,5 @@ public class SecretStores {
     return jks
       ? new JksOptions().setPath(path).setPassword(password.orElse(null))
       : new PfxOptions().setPath(path).setPassword(password.orElse(null));
-  }
-
-  /**
-   * The SDK's synchronous SSM client over its URL-connection HTTP client (no second Netty). As upstream: with
-   * USE_IAM the default credentials chain, otherwise the static keys and, when set, the ECS credentials
-   * endpoint and path as the endpoint called.
-   */
-  private static SsmClient ssmClient(SecretStoreConfig.AwsSsm aws, SecretStoreConfig config) {
-    var http = UrlConnectionHttpClient.builder()
-      .connectionTimeout(config.timeout()).socketTimeout(config.timeout());
-    if (aws.fipsEnabled()) {
-      var trustManagers = trustManagers(aws);
-      http.tlsTrustManagersProvider(() -> trustManagers);
-    }
-    var builder = SsmClient.builder().region(Region.of(aws.region().orElseThrow())).httpClient(http.build());
-    if (aws.fipsEnabled()) {
-      builder.fipsEnabled(true);
-    }
-    if (!aws.useIam()) {
-      builder.credentialsProvider(StaticCredentialsProvider.create(
-        AwsBasicCredentials.create(aws.accessKey().orElseThrow(), aws.secretKey().orElseThrow())));
-      var path = aws.ecsCredentialsPath()
-        .or(() -> Optional.ofNullable(System.getenv("AWS_CONTAINER_CREDENTIALS_RELATIVE_URI")));
-      aws.ecsCredentialsEndpoint().filter(endpoint -> !endpoint.isBlank())
-        .ifPresent(endpoint -> builder.endpointOverride(URI.create(endpoint + path.orElse(""))));
-    }
-    return builder.build();
-  }
-
-  private static javax.net.ssl.TrustManager[] trustManagers(SecretStoreConfig.AwsSsm aws) {
-    var path = aws.trustStorePath().orElseThrow();
-    try (InputStream in = Files.newInputStream(Path.of(path))) {
-      var store = KeyStore.getInstance(aws.trustStoreFileType().filter(t -> !t.isBlank()).orElse("PKCS12"));
-      store.load(in, aws.trustStorePassword().map(String::toCharArray).orElse(null));
-      var factory = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
-      factory.init(store);
-      return factory.getTrustManagers();
-    } catch (IOException | GeneralSecurityException e) {
-      throw new io.quarkus.runtime.configuration.ConfigurationException(
-        "SECRET_STORE_AWS_SSM_TRUSTSTORE_PATH '" + path + "' cannot be loaded: " + e.getMessage());
-    }
   }
 }
