@@ -42,12 +42,15 @@ import org.folio.sidecar.testkit.Tokens;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-/** Platform events over a real Kafka broker, each observed through the sidecar's HTTP behaviour within 1 s. */
+/**
+ * Platform events over a real Kafka broker, each observed through the sidecar's HTTP behaviour. How fast an event
+ * takes effect is a benchmark's figure, not these tests': they wait for the state, so a busy machine cannot fail them.
+ */
 @QuarkusTest
 @WithTestResource(value = SidecarTestResource.class, parallel = true)
 class EventsTest {
 
-  private static final Duration WITHIN = Duration.ofSeconds(1);
+  private static final Duration WITHIN = Waits.STATE;
   private static final String LOGOUT_TOPIC = "folio.alpha.mod-login-keycloak.logout";
 
   private final TestPlatform platform = TestPlatform.get();
@@ -71,7 +74,7 @@ class EventsTest {
   }
 
   @Test
-  void revokedTenantIsRefusedAndEntitledAgainWithinASecond() {
+  void revokedTenantIsRefusedAndEntitledAgain() {
     given().header("x-okapi-tenant", "beta").get("/public/info").then().statusCode(200);
 
     try (var events = platform.events()) {
@@ -88,7 +91,7 @@ class EventsTest {
   }
 
   @Test
-  void loggedOutSessionIsDeniedWithinASecondOfTheEvent() {
+  void loggedOutSessionIsDeniedAfterTheEvent() {
     var alpha = platform.alpha();
     var login = platform.tokens().login(alpha, alpha.allowed());
     var token = login.getString("access_token");
