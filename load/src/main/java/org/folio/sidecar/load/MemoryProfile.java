@@ -358,7 +358,7 @@ public final class MemoryProfile {
       .map(line -> Integer.parseInt(line.replaceAll("\\D", ""))).orElse(0);
   }
 
-  private static String loadAverage() {
+  static String loadAverage() {
     try {
       var fields = Files.readString(Path.of("/proc/loadavg")).trim().split(" ");
       return fields[0] + " " + fields[1] + " " + fields[2];
@@ -367,11 +367,11 @@ public final class MemoryProfile {
     }
   }
 
-  private static int intOption(List<String> args, String name, int fallback) {
+  static int intOption(List<String> args, String name, int fallback) {
     return option(args, name).map(Integer::parseInt).orElse(fallback);
   }
 
-  private static Optional<String> option(List<String> args, String name) {
+  static Optional<String> option(List<String> args, String name) {
     int index = args.indexOf(name);
     return index >= 0 && index + 1 < args.size() ? Optional.of(args.get(index + 1)) : Optional.empty();
   }
