@@ -98,8 +98,8 @@ public class AccessLogWriter {
    * event loop's side (about 8 % of the sidecar's CPU on the hit path in load/results/20261125-0210-profile-before).
    * A line so reaches the console at most {@link #IDLE_NANOS} later; each is still its own log record. After
    * SIDECAR_ACCESS_LOG_LINGER without a line the writer waits on the queue instead: 100 wake-ups a second of an
-   * idle pod were a fifth of its CPU (load/results/index.md, "Idle cost"), and the first line of the next burst
-   * wakes it.
+   * idle pod were about a quarter of its CPU (load/results/index.md, "Idle cost"), and the first line of the next
+   * burst wakes it.
    */
   private void drain() {
     var batch = new ArrayList<Line>(BATCH);
