@@ -1,6 +1,7 @@
 package org.folio.sidecar.forward;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -47,7 +48,8 @@ public class AccessLogBenchmark {
   public void start() {
     // the writer's thread takes every line as in the sidecar; the console is off so the figure is the hand-off
     Logger.getLogger("transaction").setLevel(Level.OFF);
-    writer = new AccessLogWriter(100_000, new SimpleMeterRegistry());
+    // lines come without pause: the writer never stops looking for them (SIDECAR_ACCESS_LOG_LINGER is not reached)
+    writer = new AccessLogWriter(100_000, Duration.ofSeconds(1), new SimpleMeterRegistry());
     line = render();
   }
 

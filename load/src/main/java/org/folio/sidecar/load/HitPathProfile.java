@@ -191,7 +191,7 @@ public final class HitPathProfile {
     return section.toString();
   }
 
-  private static void agent(long pid, Path library, String command) throws Exception {
+  static void agent(long pid, Path library, String command) throws Exception {
     var vm = VirtualMachine.attach(String.valueOf(pid));
     try {
       vm.loadAgentPath(library.toString(), command);
@@ -201,7 +201,7 @@ public final class HitPathProfile {
   }
 
   /** async-profiler's native library from its Maven artifact on the class path, copied out to be loaded. */
-  private static Path extractProfiler(Path out) throws IOException {
+  static Path extractProfiler(Path out) throws IOException {
     var target = out.resolve("logs/libasyncProfiler.so");
     try (InputStream in = Objects.requireNonNull(HitPathProfile.class.getResourceAsStream(
       "/linux-x64/libasyncProfiler.so"), "async-profiler's linux-x64 library is not on the class path")) {

@@ -32,9 +32,12 @@ public class ConfigValidator {
   private final TlsConfig tls;
   private final UsersConfig users;
   private final EdgeConfig edge;
+  private final EventsConfig events;
 
   ConfigValidator(ModuleConfig module, KeycloakConfig keycloak, SidecarConfig sidecar, SecretStoreConfig secrets,
-    AuthzCacheConfig cache, PlatformConfig platform, TlsConfig tls, UsersConfig users, EdgeConfig edge) {
+    AuthzCacheConfig cache, PlatformConfig platform, TlsConfig tls, UsersConfig users, EdgeConfig edge,
+    EventsConfig events) {
+    this.events = events;
     this.users = users;
     this.edge = edge;
     this.module = module;
@@ -59,6 +62,8 @@ public class ConfigValidator {
     requirePositive("KC_JWKS_NEW_REALM_SOURCES", keycloak.jwksNewRealmSources(), problems);
     requirePositive("KC_UNKNOWN_REALM_LOG_INTERVAL", keycloak.unknownRealmLogInterval().toMillis(), problems);
     requirePositive("KC_JWKS_REFRESH_INTERVAL", keycloak.jwksRefreshInterval().toMillis(), problems);
+    // the consumer polls for as long: zero would spin
+    requirePositive("SIDECAR_KAFKA_FETCH_MAX_WAIT", events.fetchMaxWait().toMillis(), problems);
     if (module.name().isBlank()) {
       problems.add("MODULE_NAME must not be blank");
     }

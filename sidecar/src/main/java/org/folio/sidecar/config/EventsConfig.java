@@ -28,6 +28,15 @@ public interface EventsConfig {
   Duration topicRefreshInterval();
 
   /**
+   * SIDECAR_KAFKA_FETCH_MAX_WAIT: how long the broker holds the consumer's fetch while there is nothing to read
+   * (Kafka's {@code fetch.max.wait.ms}, 500 ms by default there; {@code KAFKA_FETCH_MAX_WAIT_MS} wins when set). An
+   * event ends the wait at once, so a longer one delays nothing; it only spares an idle sidecar two fetches a
+   * second. Below the client's {@code request.timeout.ms} (30 s).
+   */
+  @WithDefault("5s")
+  Duration fetchMaxWait();
+
+  /**
    * SIDECAR_READINESS_REQUIRES_KAFKA: whether a lost broker makes the sidecar unready, as upstream's does. Off by
    * default: a broker outage would take every module out of service while the sidecar serves; events wait.
    */

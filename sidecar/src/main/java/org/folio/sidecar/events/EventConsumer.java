@@ -86,6 +86,7 @@ public class EventConsumer {
       properties.put(ConsumerConfig.GROUP_ID_CONFIG, group);
       properties.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "latest");
       properties.put(ConsumerConfig.METADATA_MAX_AGE_CONFIG, String.valueOf(config.topicRefreshInterval().toMillis()));
+      properties.putIfAbsent(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, String.valueOf(config.fetchMaxWait().toMillis()));
       properties.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName());
       properties.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName());
       var consumer = new KafkaConsumer<String, String>(properties);
@@ -128,9 +129,11 @@ public class EventConsumer {
           assignedPartitions.addAndGet(partitions.size());
         }
       });
+      // nothing to do between polls: the wait may be as long as the broker's (a stop wakes the consumer up)
+      var pollTimeout = config.fetchMaxWait();
       while (running) {
         try {
-          for (var record : kafka.poll(Duration.ofMillis(500))) {
+          for (var record : kafka.poll(pollTimeout)) {
             applyAlone(record);
           }
         } catch (WakeupException e) {

@@ -8,6 +8,7 @@ import jakarta.enterprise.event.Observes;
 import jakarta.enterprise.inject.spi.ObserverMethod;
 import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
@@ -42,6 +43,7 @@ public class AccessLogWriter {
   }
 
   private final BlockingQueue<Line> queue;
+  private final long lingerNanos;
   private final Counter dropped;
   private final AtomicBoolean droppedSaid = new AtomicBoolean();
   private final Thread thread;
@@ -50,11 +52,12 @@ public class AccessLogWriter {
 
   @Inject
   AccessLogWriter(SidecarConfig config, MeterRegistry registry) {
-    this(config.accessLogQueueSize(), registry);
+    this(config.accessLogQueueSize(), config.accessLogLinger(), registry);
   }
 
-  AccessLogWriter(int capacity, MeterRegistry registry) {
+  AccessLogWriter(int capacity, Duration linger, MeterRegistry registry) {
     this.queue = new ArrayBlockingQueue<>(capacity);
+    this.lingerNanos = linger.toNanos();
     this.dropped = Counter.builder("sidecar.access.log.dropped")
       .description("access lines dropped because the console could not keep up").register(registry);
     this.thread = new Thread(this::drain, "sidecar-access-log");
@@ -90,26 +93,35 @@ public class AccessLogWriter {
   }
 
   /**
-   * Takes what is queued in batches and sleeps a few milliseconds when there is nothing: a writer waiting on the
-   * queue would be woken by every line, a futex call and a context switch per request on the event loop's side
-   * (about 8 % of the sidecar's CPU on the hit path in load/results/20261125-0210-profile-before). A line so
-   * reaches the console at most {@link #IDLE_NANOS} later; each is still its own log record.
+   * Takes what is queued in batches and, while requests come, sleeps a few milliseconds when there is nothing: a
+   * writer waiting on the queue would be woken by every line, a futex call and a context switch per request on the
+   * event loop's side (about 8 % of the sidecar's CPU on the hit path in load/results/20261125-0210-profile-before).
+   * A line so reaches the console at most {@link #IDLE_NANOS} later; each is still its own log record. After
+   * SIDECAR_ACCESS_LOG_LINGER without a line the writer waits on the queue instead: 100 wake-ups a second of an
+   * idle pod were about a quarter of its CPU (load/results/index.md, "Idle cost"), and the first line of the next
+   * burst wakes it.
    */
   private void drain() {
     var batch = new ArrayList<Line>(BATCH);
     try {
+      long quietSince = System.nanoTime();
       while (!stopping || !queue.isEmpty()) {
         if (queue.drainTo(batch, BATCH) == 0) {
-          LockSupport.parkNanos(IDLE_NANOS);
-          if (Thread.interrupted()) {
-            Thread.currentThread().interrupt();
-            return;
+          if (System.nanoTime() - quietSince < lingerNanos) {
+            LockSupport.parkNanos(IDLE_NANOS);
+            if (Thread.interrupted()) {
+              return;
+            }
+            continue;
           }
-          continue;
+          batch.add(queue.take());
         }
         batch.forEach(AccessLogWriter::emit);
         batch.clear();
+        quietSince = System.nanoTime();
       }
+    } catch (InterruptedException e) {
+      // stop() wakes a writer waiting on an empty queue; what is left is written below
     } finally {
       stopped = true;
       flushRemaining();
@@ -142,6 +154,15 @@ public class AccessLogWriter {
     }
   }
 
+  /** Whether the writer waits on an empty queue for the next line (idle, no wake-ups of its own). */
+  boolean waiting() {
+    return thread.getState() == Thread.State.WAITING;
+  }
+
+  boolean writerAlive() {
+    return thread.isAlive();
+  }
+
   // late among the shutdown observers: requests still ending meanwhile keep their lines
   void stop(@Observes @Priority(ObserverMethod.DEFAULT_PRIORITY + 1000) ShutdownEvent event) {
     stop();
@@ -150,6 +171,8 @@ public class AccessLogWriter {
   /** Writes every queued line, then writes later ones directly. */
   void stop() {
     stopping = true;
+    // a writer waiting on the queue would otherwise wait for a line that may never come
+    thread.interrupt();
     try {
       thread.join(TimeUnit.SECONDS.toMillis(10));
     } catch (InterruptedException e) {

@@ -32,6 +32,7 @@ class BadConfigurationIT {
     "SIDECAR_AUTHZ_CACHE_REFRESH_AFTER | 11m     | SIDECAR_AUTHZ_CACHE_REFRESH_AFTER (PT11M) must be shorter than SIDECAR_AUTHZ_CACHE_ALLOW_TTL (PT10M)",
     "SIDECAR_AUTHZ_CACHE_DENY_TTL      | 10m1s   | SIDECAR_AUTHZ_CACHE_DENY_TTL (PT10M1S) must not be longer than SIDECAR_AUTHZ_CACHE_ALLOW_TTL (PT10M)",
     "MGR_CLIENT_TLS_TRUSTSTORE_PATH    | /no/ca.p12 | MGR_CLIENT_TLS_TRUSTSTORE_PATH must name a readable file, got '/no/ca.p12'",
+    "SIDECAR_KAFKA_FETCH_MAX_WAIT      | 0s      | SIDECAR_KAFKA_FETCH_MAX_WAIT must be positive",
   })
   void stopsAtOnceNamingTheVariable(String variable, String value, String message) throws Exception {
     var output = Files.createTempFile("sidecar-start", ".log");

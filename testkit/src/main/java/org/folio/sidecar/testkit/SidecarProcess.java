@@ -46,13 +46,22 @@ public final class SidecarProcess implements AutoCloseable {
    */
   public static SidecarProcess start(TestPlatform platform, ProcessBuilder.Redirect log, Map<String, String> variables)
     throws IOException {
-    var config = platform.sidecarConfig();
-    int port = FreePorts.next();
-    int managementPort = FreePorts.next();
     var command = Optional.ofNullable(System.getenv("DEMO_SIDECAR_COMMAND")).filter(c -> !c.isBlank())
       .map(c -> List.of(c.trim().split("\\s+")))
       .orElse(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-jar",
         "sidecar/target/quarkus-app/quarkus-run.jar"));
+    return start(platform, log, variables, command);
+  }
+
+  /**
+   * As {@link #start(TestPlatform, ProcessBuilder.Redirect, Map)}, run by {@code command} (a harness comparing
+   * two builds or JVM option sets: load/idle.sh).
+   */
+  public static SidecarProcess start(TestPlatform platform, ProcessBuilder.Redirect log, Map<String, String> variables,
+    List<String> command) throws IOException {
+    var config = platform.sidecarConfig();
+    int port = FreePorts.next();
+    int managementPort = FreePorts.next();
     var builder = new ProcessBuilder(command).redirectInput(ProcessBuilder.Redirect.INHERIT)
       .redirectErrorStream(true).redirectOutput(log);
     var env = builder.environment();
@@ -79,6 +88,11 @@ public final class SidecarProcess implements AutoCloseable {
     var sidecar = new SidecarProcess(builder.start(), port, managementPort);
     Runtime.getRuntime().addShutdownHook(new Thread(sidecar.process::destroy));
     return sidecar;
+  }
+
+  /** The process the command started (a container runtime's, when DEMO_SIDECAR_COMMAND runs one). */
+  public ProcessHandle process() {
+    return process.toHandle();
   }
 
   /** Where callers (and, on loopback, the module) reach it. */
