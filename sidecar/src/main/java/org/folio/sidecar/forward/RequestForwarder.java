@@ -123,6 +123,9 @@ public class RequestForwarder {
         return;
       }
       var outgoing = asked.result();
+      // failures reach this request's futures; without a handler Vert.x also logs each one at ERROR, the reset
+      // of every request a caller or a deadline ended ("Stream reset: 0") included
+      outgoing.exceptionHandler(RequestForwarder::failureOnItsFuture);
       if (started.future().isComplete()) {
         lease.close(outgoing);
         return;
@@ -149,13 +152,13 @@ public class RequestForwarder {
       .compose(outgoing -> {
         if (request.response().closed()) {
           // gone while the connection was got: its body (or its end) would never come
-          outgoing.reset();
+          abandon(outgoing);
           return callerGone();
         }
         var answer = outgoing.response();
         if (exchange.hasBody) {
           // a body the caller breaks off must not leave a half-sent request on the module's connection
-          request.pipeTo(outgoing).onFailure(broken -> outgoing.reset());
+          request.pipeTo(outgoing).onFailure(broken -> abandon(outgoing));
         } else {
           request.resume();
           var unused = outgoing.end();
@@ -194,7 +197,7 @@ public class RequestForwarder {
 
     /** A connection the request got but must not use: closing it frees its place in the pool. */
     void close(HttpClientRequest outgoing) {
-      outgoing.reset();
+      abandon(outgoing);
       release();
     }
   }
@@ -213,13 +216,24 @@ public class RequestForwarder {
     if (mayHaveBody && !headers.contains("content-length")) {
       response.setChunked(true);
     }
-    answer.pipeTo(response).onFailure(error -> {
+    answer.pipeTo(new CallerStream(response)).onFailure(error -> {
       // the status line is already out, so the only honest signal left is a broken connection
       if (!response.ended()) {
         response.reset();
       }
+      // the rest of the body would be left on the module's connection: it is not reused
+      abandon(answer.request());
     });
     return Future.succeededFuture();
+  }
+
+  /** Resets a request this sidecar gives up on; its module connection is closed, not reused. */
+  private static void abandon(HttpClientRequest outgoing) {
+    outgoing.reset();
+  }
+
+  private static void failureOnItsFuture(Throwable failure) {
+    // handled where the request's futures fail
   }
 
   private static <T> Future<T> callerGone() {
