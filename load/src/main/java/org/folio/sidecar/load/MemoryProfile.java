@@ -158,29 +158,13 @@ public final class MemoryProfile {
     int hitSeconds, int idleSeconds, Path logs) {
 
     Row measure(Config config) throws Exception {
-      var command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
-      command.addAll(config.jvmOptions());
-      command.addAll(List.of("-XX:NativeMemoryTracking=summary", "-jar", jar.toString()));
-      var builder = new ProcessBuilder(command).redirectErrorStream(true);
-      int port = FreePorts.next();
-      int managementPort = FreePorts.next();
-      var env = builder.environment();
-      env.put("QUARKUS_HTTP_PORT", String.valueOf(port));
-      env.put("QUARKUS_MANAGEMENT_PORT", String.valueOf(managementPort));
-      env.put("MODULE_NAME", TestModule.NAME);
-      env.put("MODULE_VERSION", TestModule.VERSION);
-      env.put("MODULE_URL", "http://127.0.0.1:" + modulePort);
-      env.put("SIDECAR_URL", "http://127.0.0.1:" + port);
-      env.put("KC_URL", keycloakUrl);
-      env.put("MODULE_DESCRIPTOR_PATH", descriptor.toString());
-      env.put("SIDECAR_TENANT_ENTITLEMENT_CHECK", "false");
-      env.put("SECRET_STORE_TYPE", "EPHEMERAL");
-      env.putAll(config.env());
-      var process = builder.start();
-      SidecarFleet.copyConsole(process, logs.resolve("sidecar-" + config.label() + ".log"));
-      var handle = process.toHandle();
-      try {
-        awaitReady(process, "http://127.0.0.1:" + port, config.label());
+      var options = new ArrayList<>(config.jvmOptions());
+      options.add("-XX:NativeMemoryTracking=summary");
+      try (var sidecar = PackagedSidecar.start(jar, options, config.env(), keycloakUrl, modulePort, descriptor,
+        logs.resolve("sidecar-" + config.label() + ".log"))) {
+        var handle = sidecar.handle();
+        int port = sidecar.port();
+        int managementPort = sidecar.managementPort();
         long rssStart = rss(handle);
         Thread.sleep(idleSeconds * 1000L);
         long rssIdle = rss(handle);
@@ -217,11 +201,6 @@ public final class MemoryProfile {
           sample(metrics, "sidecar_cache_weight_max_bytes{", "cache=\"decisions\""),
           Math.round(fill.requestsPerSecond() * fillSeconds), direct, hit, committed,
           total.find() ? Long.parseLong(total.group(2)) : 0, loadAverage());
-      } finally {
-        process.destroy();
-        if (!process.waitFor(15, TimeUnit.SECONDS)) {
-          process.destroyForcibly();
-        }
       }
     }
 
@@ -308,25 +287,6 @@ public final class MemoryProfile {
     return text.toString();
   }
 
-  private static void awaitReady(Process process, String url, String label) throws Exception {
-    long deadline = System.nanoTime() + Duration.ofSeconds(240).toNanos();
-    while (System.nanoTime() < deadline) {
-      if (!process.isAlive()) {
-        throw new IOException("the sidecar of " + label + " exited with " + process.exitValue());
-      }
-      try {
-        if (HTTP.send(HttpRequest.newBuilder(URI.create(url + "/admin/health/ready")).build(),
-          HttpResponse.BodyHandlers.discarding()).statusCode() == 200) {
-          return;
-        }
-      } catch (IOException e) {
-        // not listening yet
-      }
-      Thread.sleep(200);
-    }
-    throw new IOException("the sidecar of " + label + " not ready after 240 s");
-  }
-
   private static String get(String url) throws IOException, InterruptedException {
     return HTTP.send(HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(10)).build(),
       HttpResponse.BodyHandlers.ofString()).body();
@@ -358,7 +318,7 @@ public final class MemoryProfile {
       .map(line -> Integer.parseInt(line.replaceAll("\\D", ""))).orElse(0);
   }
 
-  private static String loadAverage() {
+  static String loadAverage() {
     try {
       var fields = Files.readString(Path.of("/proc/loadavg")).trim().split(" ");
       return fields[0] + " " + fields[1] + " " + fields[2];
@@ -367,11 +327,11 @@ public final class MemoryProfile {
     }
   }
 
-  private static int intOption(List<String> args, String name, int fallback) {
+  static int intOption(List<String> args, String name, int fallback) {
     return option(args, name).map(Integer::parseInt).orElse(fallback);
   }
 
-  private static Optional<String> option(List<String> args, String name) {
+  static Optional<String> option(List<String> args, String name) {
     int index = args.indexOf(name);
     return index >= 0 && index + 1 < args.size() ? Optional.of(args.get(index + 1)) : Optional.empty();
   }
