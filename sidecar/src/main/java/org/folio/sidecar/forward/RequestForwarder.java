@@ -128,7 +128,9 @@ public class RequestForwarder {
         return;
       }
       outgoing.setChunked(chunked);
-      outgoing.sendHead().onComplete(written -> {
+      // without a body the request goes out whole, head and end in one write; a body streams after its head
+      var head = exchange.hasBody ? outgoing.sendHead() : outgoing.end();
+      head.onComplete(written -> {
         if (written.failed()) {
           lease.close(outgoing);
           started.tryFail(written.cause());
@@ -158,7 +160,6 @@ public class RequestForwarder {
           request.pipeTo(outgoing).onFailure(broken -> outgoing.reset());
         } else {
           request.resume();
-          var unused = outgoing.end();
         }
         return answer;
       })
