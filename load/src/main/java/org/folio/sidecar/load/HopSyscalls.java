@@ -38,9 +38,12 @@ public final class HopSyscalls {
   /** Also a hit, which the stub answers chunked: the answer's end is a write of its own unless flushes are merged. */
   private static final String CHUNKED_PATH = "/items";
   private static final Pattern REQUESTS = Pattern.compile("(\\d+) requests in");
+  /** perf's note when its buffers overflowed: the column's counts are then low by about that many calls. */
+  private static final Pattern LOST = Pattern.compile("LOST (\\d+) events");
 
   /** System calls per request by name for one path at one connection count, and the requests they were counted over. */
-  record Count(String path, String resource, int connections, long requests, Map<String, Double> perRequest) {
+  record Count(String path, String resource, int connections, long requests, long lost,
+    Map<String, Double> perRequest) {
   }
 
   /** One untraced window of one path. */
@@ -204,7 +207,12 @@ public final class HopSyscalls {
     }
     var perRequest = new LinkedHashMap<String, Double>();
     calls.forEach((call, count) -> perRequest.put(call, done == 0 ? Double.NaN : count / (double) done));
-    return new Count(label, resource, connections, done, perRequest);
+    long lost = 0;
+    var lostEvents = LOST.matcher(Files.readString(summary));
+    while (lostEvents.find()) {
+      lost += Long.parseLong(lostEvents.group(1));
+    }
+    return new Count(label, resource, connections, done, lost, perRequest);
   }
 
   /** SIGINT, on which both wrk and the tracers print their summaries and exit. */
@@ -277,6 +285,8 @@ public final class HopSyscalls {
       count.perRequest().values().stream().mapToDouble(Double::doubleValue).sum())));
     text.append("\n| requests counted |");
     counts.forEach(count -> text.append(' ').append(count.requests()).append(" |"));
+    text.append("\n| events the tracer lost |");
+    counts.forEach(count -> text.append(' ').append(count.lost()).append(" |"));
     text.append("\n\n## CPU and requests/s untraced (wrk, ").append(connections).append(" connections, ")
       .append(seconds).append(" s per window, interleaved)\n\nCPU: the path's processes (nginx: master and workers) "
         + "from /proc over the window, wrk and the stub not counted.\n\n| round | path | requests/s | p50 ms | p99 ms "
