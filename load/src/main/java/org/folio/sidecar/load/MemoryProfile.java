@@ -203,29 +203,13 @@ public final class MemoryProfile {
     }
 
     Row measure(Config config, Checkpoints checkpoints) throws Exception {
-      var command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
-      command.addAll(config.jvmOptions());
-      command.addAll(List.of("-XX:NativeMemoryTracking=summary", "-jar", jar.toString()));
-      var builder = new ProcessBuilder(command).redirectErrorStream(true);
-      int port = FreePorts.next();
-      int managementPort = FreePorts.next();
-      var env = builder.environment();
-      env.put("QUARKUS_HTTP_PORT", String.valueOf(port));
-      env.put("QUARKUS_MANAGEMENT_PORT", String.valueOf(managementPort));
-      env.put("MODULE_NAME", TestModule.NAME);
-      env.put("MODULE_VERSION", TestModule.VERSION);
-      env.put("MODULE_URL", "http://127.0.0.1:" + modulePort);
-      env.put("SIDECAR_URL", "http://127.0.0.1:" + port);
-      env.put("KC_URL", keycloakUrl);
-      env.put("MODULE_DESCRIPTOR_PATH", descriptor.toString());
-      env.put("SIDECAR_TENANT_ENTITLEMENT_CHECK", "false");
-      env.put("SECRET_STORE_TYPE", "EPHEMERAL");
-      env.putAll(config.env());
-      var process = builder.start();
-      SidecarFleet.copyConsole(process, logs.resolve("sidecar-" + config.label() + ".log"));
-      var handle = process.toHandle();
-      try {
-        awaitReady(process, "http://127.0.0.1:" + port, config.label());
+      var options = new ArrayList<>(config.jvmOptions());
+      options.add("-XX:NativeMemoryTracking=summary");
+      try (var sidecar = PackagedSidecar.start(jar, options, config.env(), keycloakUrl, modulePort, descriptor,
+        logs.resolve("sidecar-" + config.label() + ".log"))) {
+        var handle = sidecar.handle();
+        int port = sidecar.port();
+        int managementPort = sidecar.managementPort();
         long rssStart = rss(handle);
         checkpoints.started(handle);
         Thread.sleep(idleSeconds * 1000L);
@@ -264,11 +248,6 @@ public final class MemoryProfile {
           sample(metrics, "sidecar_cache_weight_max_bytes{", "cache=\"decisions\""),
           Math.round(fill.requestsPerSecond() * fillSeconds), direct, hit, committed,
           total.find() ? Long.parseLong(total.group(2)) : 0, loadAverage());
-      } finally {
-        process.destroy();
-        if (!process.waitFor(15, TimeUnit.SECONDS)) {
-          process.destroyForcibly();
-        }
       }
     }
 
@@ -353,25 +332,6 @@ public final class MemoryProfile {
     rows.forEach(row -> text.append("- ").append(row.config().label()).append(": `")
       .append(row.config().describe()).append("`\n"));
     return text.toString();
-  }
-
-  private static void awaitReady(Process process, String url, String label) throws Exception {
-    long deadline = System.nanoTime() + Duration.ofSeconds(240).toNanos();
-    while (System.nanoTime() < deadline) {
-      if (!process.isAlive()) {
-        throw new IOException("the sidecar of " + label + " exited with " + process.exitValue());
-      }
-      try {
-        if (HTTP.send(HttpRequest.newBuilder(URI.create(url + "/admin/health/ready")).build(),
-          HttpResponse.BodyHandlers.discarding()).statusCode() == 200) {
-          return;
-        }
-      } catch (IOException e) {
-        // not listening yet
-      }
-      Thread.sleep(200);
-    }
-    throw new IOException("the sidecar of " + label + " not ready after 240 s");
   }
 
   private static String get(String url) throws IOException, InterruptedException {

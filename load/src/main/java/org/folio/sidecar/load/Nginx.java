@@ -66,6 +66,11 @@ final class Nginx implements AutoCloseable {
     throw new IOException("nginx did not listen on " + port);
   }
 
+  /** The master process; its workers are its children. */
+  ProcessHandle handle() {
+    return process.toHandle();
+  }
+
   @Override
   public void close() {
     process.destroy();

@@ -23,7 +23,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
-import java.util.concurrent.ForkJoinPool;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -98,7 +97,9 @@ public final class DecisionCache implements AuthorizationCache {
 
   public DecisionCache(AuthorizationDecider keycloak, AuthzCacheConfig config, MeterRegistry registry, Ticker ticker,
     Timers timers) {
-    this(keycloak, config, registry, ticker, ForkJoinPool.commonPool(),
+    // maintenance on the calling thread: handing it to a pool woke a pool thread (a futex call each side) about
+    // every few hits (load/syscalls.sh); it is a drain of a small buffer, never a wait
+    this(keycloak, config, registry, ticker, Runnable::run,
       config.refreshJitter() ? bound -> ThreadLocalRandom.current().nextLong(bound) : bound -> bound - 1, timers);
   }
 
@@ -107,7 +108,7 @@ public final class DecisionCache implements AuthorizationCache {
     this(keycloak, config, registry, ticker, PATIENT);
   }
 
-  /** {@code executor} runs Caffeine's maintenance; tests pass {@code Runnable::run} to make it deterministic. */
+  /** {@code executor} runs Caffeine's maintenance (production and tests: {@code Runnable::run}). */
   DecisionCache(AuthorizationDecider keycloak, AuthzCacheConfig config, MeterRegistry registry, Ticker ticker,
     Executor executor) {
     this(keycloak, config, registry, ticker, executor, new Random(1)::nextLong, PATIENT);

@@ -131,7 +131,9 @@ public class RequestForwarder {
         return;
       }
       outgoing.setChunked(chunked);
-      outgoing.sendHead().onComplete(written -> {
+      // without a body the request goes out whole, head and end in one write; a body streams after its head
+      var head = exchange.hasBody ? outgoing.sendHead() : outgoing.end();
+      head.onComplete(written -> {
         if (written.failed()) {
           lease.close(outgoing);
           started.tryFail(written.cause());
@@ -161,7 +163,6 @@ public class RequestForwarder {
           request.pipeTo(outgoing).onFailure(broken -> abandon(outgoing));
         } else {
           request.resume();
-          var unused = outgoing.end();
         }
         return answer;
       })

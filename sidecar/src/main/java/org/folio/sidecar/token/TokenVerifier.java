@@ -89,6 +89,8 @@ public class TokenVerifier {
         + CacheBudget.bytesOf(claims.userId()) + CacheBudget.bytesOf(claims.sessionId())
         + CacheBudget.bytesOf(claims.subject()) + CacheBudget.bytesOf(claims.clientId()))
       .ticker(ticker)
+      // maintenance on the calling thread, as the decision cache's: no pool thread woken per few hits
+      .executor(Runnable::run)
       .expireAfter(Expiry.<String, VerifiedToken>creating((token, claims) -> Duration.ofSeconds(
         Math.max(0, claims.expiresAtSeconds() + skewSeconds - clock.millis() / 1000))))
       .build();
