@@ -179,6 +179,8 @@ public final class AbRun {
         return Map.of("KAFKA_HOST", "localhost", "KAFKA_PORT", String.valueOf(proxy.port()));
       }).orElse(Map.of());
 
+      var restarts = new FleetRestart.Runs(args.contains("--fleet-restart"),
+        runs == 2 ? "optimized" : "optimized, run 2");
       var results = new ArrayList<VariantResult>();
       var overheads = new LinkedHashMap<String, Overhead>();
       // A B B A: neither variant always meets the warmer (or the more tired) Keycloak
@@ -217,12 +219,15 @@ public final class AbRun {
           long trapBefore = stubs.discoveryHits();
           long lookupsBefore = stubs.permissionLookups();
           var cacheBefore = fleet.decisionCacheHitsAndMisses();
-          var sidecarMeter = ProcessMeter.start(fleet.processes());
+          var sidecarMeter = ProcessMeter.start(fleet::processes);
           var keycloakMeter = ProcessMeter.start(List.of(keycloak.process()));
           var added = AddedTime.from(CirculationModules.ALL.stream().map(module -> fleet.log(module.name())).toList());
           var steady = SteadyState.sample(() -> keycloak.hop().count(CountingHop.Kind.UMA), stubs::moduleRequests);
+          var restart = restarts.watch(runName, variant, fleet, keycloak.hop(), keycloak.process(),
+            stubs::moduleRequests, profile.durationSeconds());
           var stats = GatlingRun.run(project, workload, out.resolve("logs/gatling-" + runDir + ".log"),
             out.resolve("gatling-" + runDir));
+          restart.done(out.resolve("gatling-" + runDir));
           var sidecarUsage = sidecarMeter.stop();
           var keycloakUsage = keycloakMeter.stop();
           var steadyWindow = steady.stop();
@@ -250,9 +255,12 @@ public final class AbRun {
       }
       var report = AbReport.write(out, profile, results, overheads, Duration.ofNanos(System.nanoTime() - started),
         tokens.refreshes(), tokens.failures(), baselineDefaults);
+      if (restarts.enabled()) {
+        FleetRestartReport.append(report, profile, restarts.timelines());
+      }
       System.out.println(Files.readString(report));
       log("report: %s (%d s in all)", report, elapsed(started));
-      return args.contains("--check") ? AbReport.check(results) : 0;
+      return args.contains("--check") ? restarts.check(results) : 0;
     }
   }
 
