@@ -179,8 +179,8 @@ public final class AbRun {
         return Map.of("KAFKA_HOST", "localhost", "KAFKA_PORT", String.valueOf(proxy.port()));
       }).orElse(Map.of());
 
-      var restarts = new FleetRestart.Runs(args.contains("--fleet-restart"),
-        runs == 2 ? "optimized" : "optimized, run 2");
+      var restarts = new FleetRestart.Runs(args.contains("--fleet-restart"), profile, option(args, "--optimized-env-1")
+        .map(AbRun::variables).orElse(Map.of()));
       var results = new ArrayList<VariantResult>();
       var overheads = new LinkedHashMap<String, Overhead>();
       // A B B A: neither variant always meets the warmer (or the more tired) Keycloak
@@ -204,6 +204,7 @@ public final class AbRun {
           : profile.scale().sidecarEnvironment());
         env.put("SIDECAR_AUTHZ_CACHE_MODE", baseline ? "legacy" : "optimized");
         env.putAll(kafka);
+        env.putAll(restarts.environment(runName));
         log("%s: starting 6 sidecars (%s)", variant, String.join(" ", command));
         try (var fleet = SidecarFleet.start(command, env, platform, modulePorts, sidecarPorts, overrides,
           logs)) {
@@ -225,8 +226,8 @@ public final class AbRun {
           var steady = SteadyState.sample(() -> keycloak.hop().count(CountingHop.Kind.UMA), stubs::moduleRequests);
           var restart = restarts.watch(runName, variant, fleet, keycloak.hop(), keycloak.process(),
             stubs::moduleRequests, profile.durationSeconds());
-          var stats = GatlingRun.run(project, workload, out.resolve("logs/gatling-" + runDir + ".log"),
-            out.resolve("gatling-" + runDir));
+          var stats = GatlingRun.run(project, restarts.workload(variant, workload, profile.durationSeconds()),
+            out.resolve("logs/gatling-" + runDir + ".log"), out.resolve("gatling-" + runDir));
           restart.done(out.resolve("gatling-" + runDir));
           var sidecarUsage = sidecarMeter.stop();
           var keycloakUsage = keycloakMeter.stop();
@@ -256,7 +257,7 @@ public final class AbRun {
       var report = AbReport.write(out, profile, results, overheads, Duration.ofNanos(System.nanoTime() - started),
         tokens.refreshes(), tokens.failures(), baselineDefaults);
       if (restarts.enabled()) {
-        FleetRestartReport.append(report, profile, restarts.timelines());
+        FleetRestartReport.append(report, profile, restarts.timelines(), restarts::environment);
       }
       System.out.println(Files.readString(report));
       log("report: %s (%d s in all)", report, elapsed(started));
@@ -331,6 +332,19 @@ public final class AbRun {
         .thenComparing(LoadRealms.LoadUser::tenant));
       return Collections.unmodifiableList(users);
     }
+  }
+
+  /** {@code K=V,K2=V2} as variables. */
+  private static Map<String, String> variables(String list) {
+    var variables = new LinkedHashMap<String, String>();
+    for (var pair : list.split(",")) {
+      var parts = pair.split("=", 2);
+      if (parts.length != 2) {
+        throw new IllegalArgumentException("--optimized-env-1 takes VARIABLE=value[,VARIABLE=value], got " + list);
+      }
+      variables.put(parts[0].trim(), parts[1].trim());
+    }
+    return variables;
   }
 
   private static Optional<String> option(List<String> args, String name) {

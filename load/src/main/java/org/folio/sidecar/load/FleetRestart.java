@@ -12,16 +12,20 @@ import org.folio.sidecar.testkit.CountingHop;
 import org.jspecify.annotations.Nullable;
 
 /**
- * {@code --fleet-restart}: what Keycloak sees when a platform upgrade restarts every sidecar at once. In the last
- * optimized run, at the workload's midpoint, the whole fleet is stopped and started again on the same ports with
- * empty caches while Gatling keeps sending ({@link SidecarFleet#restartAll}); every optimized run is sampled each
- * second alike (UMA and token calls at the hop, Keycloak's CPU), so a run without the restart, when there is one,
- * shows the same seconds of a fleet left running. {@link FleetRestartReport} writes the report's section.
+ * {@code --fleet-restart}: what Keycloak sees when a platform upgrade restarts every sidecar at once. In each
+ * optimized run the whole fleet is stopped and started again on the same ports with empty caches while Gatling
+ * keeps sending ({@link SidecarFleet#restartAll}), sampled each second (UMA, token and key calls at the hop,
+ * Keycloak's CPU). {@link FleetRestartReport} writes the report's section.
  */
 final class FleetRestart {
 
   /** How long the restarted fleet may take to be ready again: as long as a first start. */
   static final Duration READY_TIMEOUT = Duration.ofSeconds(240);
+  /**
+   * The restarted run's workload runs this much longer than the others, so that the minute after the fleet is
+   * ready again is measured even where six sidecars starting together take two minutes (a loaded 2-core machine).
+   */
+  static final int EXTRA_SECONDS = 180;
 
   /** The counters at one instant: Keycloak calls at the hop and Keycloak's CPU seconds since the run's start. */
   record Sample(long epochMillis, int uma, int tokens, int keys, double keycloakCpuSeconds, long moduleRequests) {
@@ -31,40 +35,61 @@ final class FleetRestart {
    * One optimized run's samples, from before its workload to its end. {@code workloadStart} is the epoch
    * millisecond of the sample before the first module request; {@code stopped} and {@code ready} when the fleet
    * was sent SIGTERM and when every new sidecar answered ready (0 when this run was not restarted); {@code gatling}
-   * the run's Gatling report, whose per-second series give the errors and latency around the restart.
+   * the run's Gatling report, whose per-second series give the errors and latency around the restart;
+   * {@code workloadSeconds} how long this run's workload was.
    */
   record Timeline(String run, List<Sample> samples, long workloadStart, long stopped, long ready, String failure,
-    Path gatling) {
+    Path gatling, int workloadSeconds) {
 
     boolean restarted() {
       return stopped > 0;
     }
   }
 
-  /** The runs of one A/B run: off unless {@code --fleet-restart}. */
+  /**
+   * The runs of one A/B run: off unless {@code --fleet-restart}. Every optimized run is restarted, at the workload's
+   * midpoint, or later where the midpoint comes before 20 s past the first refresh period (the quick profile), so
+   * that the steady mean before the stop is the run's own; {@code firstRunEnv} (from {@code --optimized-env-1})
+   * adds variables to the first optimized run's fleet only, so the two restarts compare a setting.
+   */
   static final class Runs {
     private final boolean enabled;
-    private final String restartedRun;
+    private final int restartSecond;
+    private final Map<String, String> firstRunEnv;
     private final List<Timeline> timelines = new ArrayList<>();
 
-    Runs(boolean enabled, String restartedRun) {
+    Runs(boolean enabled, AbRun.Profile profile, Map<String, String> firstRunEnv) {
       this.enabled = enabled;
-      this.restartedRun = restartedRun;
+      long refreshSecond = profile.scale().scaled(FleetRestartReport.refreshAfter()).toSeconds();
+      this.restartSecond = (int) Math.max(profile.durationSeconds() / 2, refreshSecond + 20);
+      this.firstRunEnv = firstRunEnv;
     }
 
-    /**
-     * Samples the run if it is an optimized one (a no-op otherwise) and restarts its fleet at the workload's
-     * midpoint if it is {@code restartedRun}.
-     */
+    /** Samples the run if it is an optimized one (a no-op otherwise) and restarts its fleet. */
     FleetRestart watch(String run, String variant, SidecarFleet fleet, CountingHop hop, ProcessHandle keycloak,
       LongSupplier moduleRequests, int workloadSeconds) {
       boolean sampled = enabled && variant.equals("optimized");
-      return new FleetRestart(this, run, sampled, sampled && run.equals(restartedRun), fleet, hop, keycloak,
-        moduleRequests, workloadSeconds);
+      return new FleetRestart(this, run, sampled, fleet, hop, keycloak, moduleRequests,
+        sampled ? workloadSeconds + EXTRA_SECONDS : workloadSeconds);
+    }
+
+    /** The variables the run's fleet gets besides the variant's: {@code --optimized-env-1}'s for the first. */
+    Map<String, String> environment(String run) {
+      return enabled && (run.equals("optimized") || run.equals("optimized, run 1")) ? firstRunEnv : Map.of();
     }
 
     boolean enabled() {
       return enabled;
+    }
+
+    /** The Gatling properties of a run: a restarted run's workload is {@link #EXTRA_SECONDS} longer. */
+    Map<String, String> workload(String variant, Map<String, String> workload, int workloadSeconds) {
+      if (!enabled || !variant.equals("optimized")) {
+        return workload;
+      }
+      var longer = new LinkedHashMap<>(workload);
+      longer.put("load.duration", String.valueOf(workloadSeconds + EXTRA_SECONDS));
+      return longer;
     }
 
     List<Timeline> timelines() {
@@ -113,6 +138,7 @@ final class FleetRestart {
   private final ProcessHandle keycloak;
   private final LongSupplier moduleRequests;
   private final long restartAfterMillis;
+  private final int workloadSeconds;
   private final List<Sample> samples = new ArrayList<>();
   private final @Nullable Thread sampler;
   private volatile long workloadStart;
@@ -121,7 +147,7 @@ final class FleetRestart {
   private volatile String failure = "";
   private volatile @Nullable Thread restarter;
 
-  private FleetRestart(Runs runs, String run, boolean sampled, boolean restart, SidecarFleet fleet, CountingHop hop,
+  private FleetRestart(Runs runs, String run, boolean sampled, SidecarFleet fleet, CountingHop hop,
     ProcessHandle keycloak, LongSupplier moduleRequests, int workloadSeconds) {
     this.runs = runs;
     this.run = run;
@@ -129,7 +155,8 @@ final class FleetRestart {
     this.hop = hop;
     this.keycloak = keycloak;
     this.moduleRequests = moduleRequests;
-    this.restartAfterMillis = restart ? workloadSeconds * 1000L / 2 : Long.MAX_VALUE;
+    this.restartAfterMillis = runs.restartSecond * 1000L;
+    this.workloadSeconds = workloadSeconds;
     this.sampler = sampled ? Thread.ofPlatform().daemon().name("fleet-restart").start(this::sample) : null;
   }
 
@@ -150,7 +177,7 @@ final class FleetRestart {
     sampling.join();
     synchronized (samples) {
       runs.timelines.add(new Timeline(run, List.copyOf(samples), workloadStart, stopped, ready, failure,
-        gatlingReport));
+        gatlingReport, workloadSeconds));
     }
   }
 

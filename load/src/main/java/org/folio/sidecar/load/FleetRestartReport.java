@@ -7,7 +7,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Optional;
 import java.util.TreeMap;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
@@ -66,21 +65,26 @@ final class FleetRestartReport {
   private FleetRestartReport() {
   }
 
-  /** Appends the section to {@code report}; nothing when no run was restarted. */
-  static void append(Path report, AbRun.Profile profile, List<FleetRestart.Timeline> timelines) throws IOException {
-    var restarted = timelines.stream().filter(FleetRestart.Timeline::restarted).findFirst();
-    var failed = timelines.stream().filter(t -> !t.failure().isEmpty()).findFirst();
+  static java.time.Duration refreshAfter() {
+    return AUTHZ_DEFAULTS.refreshAfter();
+  }
+
+  /** Appends the section to {@code report}, a part per restarted run. */
+  static void append(Path report, AbRun.Profile profile, List<FleetRestart.Timeline> timelines,
+    java.util.function.Function<String, Map<String, String>> env) throws IOException {
     var writer = new FleetRestartReport();
-    if (restarted.isEmpty() || failed.isPresent()) {
-      writer.line("## Fleet restart");
-      writer.line("");
-      writer.line(failed.map(t -> "The restart of " + t.run() + " failed: " + t.failure())
-        .orElse("No run was restarted: the workload never showed traffic, or no optimized run was sampled."));
-      Files.writeString(report, writer.text, java.nio.file.StandardOpenOption.APPEND);
-      return;
+    writer.line("## Fleet restart");
+    writer.line("");
+    for (var timeline : timelines) {
+      if (!timeline.failure().isEmpty()) {
+        writer.line("### %s", timeline.run());
+        writer.line("");
+        writer.line("The restart failed: %s", timeline.failure());
+        writer.line("");
+      } else if (timeline.restarted()) {
+        writer.section(profile, timeline, env.apply(timeline.run()));
+      }
     }
-    var reference = timelines.stream().filter(t -> !t.restarted()).findFirst();
-    writer.section(profile, restarted.get(), reference);
     Files.writeString(report, writer.text, java.nio.file.StandardOpenOption.APPEND);
   }
 
@@ -89,76 +93,68 @@ final class FleetRestartReport {
     return perSecond(timeline.gatling(), request).ko(timeline.stopped(), timeline.ready() + GAP_GRACE_MILLIS);
   }
 
-  private void section(AbRun.Profile profile, FleetRestart.Timeline run, Optional<FleetRestart.Timeline> reference)
+  private void section(AbRun.Profile profile, FleetRestart.Timeline run, Map<String, String> env)
     throws IOException {
     long start = run.workloadStart();
-    long end = start + profile.durationSeconds() * 1000L;
+    long end = start + run.workloadSeconds() * 1000L;
     long stop = run.stopped();
     int stopSecond = (int) ((stop - start) / 1000);
     int readySeconds = (int) Math.round((run.ready() - stop) / 1000.0);
-    line("## Fleet restart");
+    line("### %s%s", run.run(), env.isEmpty()
+      ? ""
+      : ", with " + String.join(", ", env.entrySet().stream()
+        .map(e -> "`" + e.getKey() + "=" + e.getValue() + "`").toList()));
     line("");
-    line("`--fleet-restart`: in **%s**, %d s into the workload (its midpoint), every sidecar got SIGTERM at once, as "
+    line("`--fleet-restart`: in **%s**, %d s into the workload (its midpoint, or 20 s past the first refresh period "
+      + "when that is later; the baseline's workload is %d s, this one ran %d s longer so that the minute after a "
+      + "slow restart is in it), every sidecar got SIGTERM at once, as "
       + "a platform upgrade's rollout without surge sends it; each drained for SIDECAR_SHUTDOWN_DELAY (answering for "
       + "its first half, refusing connections after) and exited, then six fresh processes started on the same ports "
-      + "with empty caches; all answered ready %d s after the stop (%.1f s). Gatling kept sending throughout. %s "
+      + "with empty caches; all answered ready %d s after the stop (%.1f s). Gatling kept sending throughout. "
       + "Keycloak calls are counted at the hop, Keycloak's CPU read from /proc, each second.", run.run(), stopSecond,
-      readySeconds, (run.ready() - stop) / 1000.0, reference
-        .map(r -> "Beside it, **" + r.run() + "**, not restarted, over the same seconds of its workload.")
-        .orElse("No optimized run without restart ran (`--runs 2`): no reference series."));
+      profile.durationSeconds(), FleetRestart.EXTRA_SECONDS,
+      readySeconds, (run.ready() - stop) / 1000.0);
     line("");
     int from = Math.max(-SPAN_SECONDS, -stopSecond) / 10 * 10;
-    int to = (int) Math.min(SPAN_SECONDS, (end - stop) / 1000);
+    // until a minute after the fleet was ready again: its cold caches meet the traffic only then
+    long afterEnd = Math.min(run.ready() + SPAN_SECONDS * 1000L, end);
+    int to = (int) ((afterEnd - stop) / 1000);
     var series = FleetRestart.tenSecondRates(run, stop, from, to);
-    var referenceSeries = reference.map(r -> FleetRestart.tenSecondRates(r, r.workloadStart() + (stop - start), from,
-      to)).orElse(Map.of());
     var checkOut = perSecond(run.gatling(), "check-out");
     var all = perSecondAll(run.gatling());
-    line("| seconds from the stop | UMA/s | UMA/s, not restarted | service tokens/s | tokens/s, not restarted | "
-      + "realm keys/s | Keycloak CPU cores | cores, not restarted | check-out p99 ms, worst second | failed requests |");
-    line("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+    line("| seconds from the stop | UMA/s | service tokens/s | realm keys/s | Keycloak CPU cores | "
+      + "check-out p99 ms, worst second | failed requests |");
+    line("|---|---:|---:|---:|---:|---:|---:|");
     series.forEach((second, rates) -> {
-      var other = Optional.ofNullable(referenceSeries.get(second));
       long windowStart = stop + second * 1000L;
       long windowEnd = windowStart + 10_000;
-      line("| %d to %d | %.1f | %s | %.1f | %s | %.1f | %.2f | %s | %s | %d |", second, second + 10, rates.uma(),
-        other.map(r -> "%.1f".formatted(r.uma())).orElse(""), rates.tokens(),
-        other.map(r -> "%.1f".formatted(r.tokens())).orElse(""), rates.keys(), rates.cores(),
-        other.map(r -> "%.2f".formatted(r.cores())).orElse(""), p99(checkOut.worstP99(windowStart, windowEnd)),
-        all.ko(windowStart, windowEnd - 1));
+      line("| %d to %d | %.1f | %.1f | %.1f | %.2f | %s | %d |", second, second + 10, rates.uma(), rates.tokens(),
+        rates.keys(), rates.cores(), p99(checkOut.worstP99(windowStart, windowEnd)), all.ko(windowStart,
+          windowEnd - 1));
     });
     line("");
 
-    // the steady mean: a long-running fleet's rate after its first refresh period, the run's own before the stop
-    // when that reaches 10 s, else the fleet left running's over the same span, else whatever preceded the stop
+    // the steady mean: the fleet's rate after its first refresh period, up to a minute before the stop
     int refreshSecond = (int) (profile.scale().scaled(AUTHZ_DEFAULTS.refreshAfter()).toMillis() / 1000);
-    var before = Math.max(refreshSecond, stopSecond - SPAN_SECONDS);
-    String steadyFrom;
-    FleetRestart.Rates steady;
-    if (stopSecond - before >= 10) {
-      steady = FleetRestart.rates(run, start + before * 1000L, stop);
-      steadyFrom = "this run, s %d to %d of the workload (after the first refresh period, up to %d s before the "
-        + "stop)".formatted(before, stopSecond, SPAN_SECONDS);
-    } else if (reference.isPresent()) {
-      long referenceStart = reference.get().workloadStart();
-      steady = FleetRestart.rates(reference.get(), referenceStart + refreshSecond * 1000L,
-        referenceStart + (end - start));
-      steadyFrom = ("%s, s %d to %d of its workload (after its first refresh period, s %d being the scaled "
-        + "SIDECAR_AUTHZ_CACHE_REFRESH_AFTER; the %d s of this run before the stop hold less than 10 s after it)")
-        .formatted(reference.get().run(), refreshSecond, profile.durationSeconds(), refreshSecond, stopSecond);
-    } else {
-      steady = FleetRestart.rates(run, start, stop);
-      steadyFrom = "this run, s 0 to %d of the workload: its own cold start included, so the mean is high and the "
-        + "ratio low".formatted(stopSecond);
+    int before = Math.max(refreshSecond, stopSecond - SPAN_SECONDS);
+    if (stopSecond - before < 10) {
+      before = 0;
     }
-    long afterEnd = Math.min(stop + SPAN_SECONDS * 1000L, end);
+    var steady = FleetRestart.rates(run, start + before * 1000L, stop);
+    var steadyFrom = before == 0
+      ? "s 0 to %d of the workload: its cold start included, so the mean is high and the ratio low".formatted(
+        stopSecond)
+      : "s %d to %d of the workload (after the first refresh period, s %d, the scaled "
+        + "SIDECAR_AUTHZ_CACHE_REFRESH_AFTER; at most %d s before the stop)".formatted(before, stopSecond,
+          refreshSecond, SPAN_SECONDS);
     var peak = peaks(run, stop, afterEnd);
     var after = FleetRestart.rates(run, stop, afterEnd);
     var spanBefore = FleetRestart.rates(run, Math.max(start, stop - SPAN_SECONDS * 1000L), stop);
-    line("Steady mean from %s. Peak: the highest rate over any 10 consecutive seconds from the stop to %d s after it.",
-      steadyFrom, (afterEnd - stop) / 1000);
+    line("Steady mean from %s. Peak: the highest rate over any 10 consecutive seconds from the stop to %d s after "
+      + "the fleet was ready again (%d s after the stop).", steadyFrom, (afterEnd - run.ready()) / 1000,
+      (afterEnd - stop) / 1000);
     line("");
-    line("| Keycloak sees | steady mean | peak over 10 s after the stop | peak / steady | mean, %d s after the stop |",
+    line("| Keycloak sees | steady mean | peak over 10 s after the stop | peak / steady | mean from the stop, %d s |",
       (afterEnd - stop) / 1000);
     line("|---|---:|---:|---:|---:|");
     line("| UMA decisions/s | %.1f | %.1f | %s | %.1f |", steady.uma(), peak.uma(), ratio(peak.uma(), steady.uma()),
