@@ -144,8 +144,8 @@ final class FleetRestartReport {
     var steadyFrom = before == 0
       ? "s 0 to %d of the workload: its cold start included, so the mean is high and the ratio low".formatted(
         stopSecond)
-      : "s %d to %d of the workload (after the first refresh period, s %d, the scaled "
-        + "SIDECAR_AUTHZ_CACHE_REFRESH_AFTER; at most %d s before the stop)".formatted(before, stopSecond,
+      : ("s %d to %d of the workload (after the first refresh period, s %d, the scaled "
+        + "SIDECAR_AUTHZ_CACHE_REFRESH_AFTER; at most %d s before the stop)").formatted(before, stopSecond,
           refreshSecond, SPAN_SECONDS);
     var peak = peaks(run, stop, afterEnd);
     var after = FleetRestart.rates(run, stop, afterEnd);
