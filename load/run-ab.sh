@@ -8,6 +8,10 @@
 #   --baseline-cmd "java -jar /path/to/quarkus-run.jar"   any sidecar build as the baseline
 #   --baseline-defaults FILE  that build's production time constants (load/baselines/upstream-v4.0.3.properties)
 #   --out DIR                 where the report goes (default load/results/<timestamp>)
+#   --fleet-restart           a platform upgrade: each optimized run's whole fleet restarts at the workload's midpoint
+#                             (quick: 20 s past the first refresh period), stop all, start fresh on the same ports; those
+#                             runs' workload runs 180 s longer; the report's "Fleet restart" section
+#   --optimized-env-1 K=V,..  variables for the first optimized run's fleet only (e.g. a limit off, to compare restarts)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ./mvnw -q -B -f load/gatling/pom.xml test-compile

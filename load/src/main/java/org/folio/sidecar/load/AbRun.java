@@ -185,6 +185,8 @@ public final class AbRun {
         return Map.of("KAFKA_HOST", "localhost", "KAFKA_PORT", String.valueOf(proxy.port()));
       }).orElse(Map.of());
 
+      var restarts = new FleetRestart.Runs(args.contains("--fleet-restart"), profile, option(args, "--optimized-env-1")
+        .map(AbRun::variables).orElse(Map.of()));
       var results = new ArrayList<VariantResult>();
       var overheads = new LinkedHashMap<String, Overhead>();
       // A B B A: neither variant always meets the warmer (or the more tired) Keycloak
@@ -216,6 +218,7 @@ public final class AbRun {
           env.putAll(set.env());
         }
         env.putAll(kafka);
+        env.putAll(restarts.environment(runName));
         log("%s: starting 6 sidecars (%s)", variant, String.join(" ", command));
         try (var fleet = SidecarFleet.start(command, env, platform, modulePorts, sidecarPorts, overrides,
           logs)) {
@@ -231,12 +234,15 @@ public final class AbRun {
           long trapBefore = stubs.discoveryHits();
           long lookupsBefore = stubs.permissionLookups();
           var cacheBefore = fleet.decisionCacheHitsAndMisses();
-          var sidecarMeter = ProcessMeter.start(fleet.processes());
+          var sidecarMeter = ProcessMeter.start(fleet::processes);
           var keycloakMeter = ProcessMeter.start(List.of(keycloak.process()));
           var added = AddedTime.from(CirculationModules.ALL.stream().map(module -> fleet.log(module.name())).toList());
           var steady = SteadyState.sample(() -> keycloak.hop().count(CountingHop.Kind.UMA), stubs::moduleRequests);
-          var stats = GatlingRun.run(project, workload, out.resolve("logs/gatling-" + runDir + ".log"),
-            out.resolve("gatling-" + runDir));
+          var restart = restarts.watch(runName, variant, fleet, keycloak.hop(), keycloak.process(),
+            stubs::moduleRequests, profile.durationSeconds());
+          var stats = GatlingRun.run(project, restarts.workload(variant, workload, profile.durationSeconds()),
+            out.resolve("logs/gatling-" + runDir + ".log"), out.resolve("gatling-" + runDir));
+          restart.done(out.resolve("gatling-" + runDir));
           var sidecarUsage = sidecarMeter.stop();
           var keycloakUsage = keycloakMeter.stop();
           var steadyWindow = steady.stop();
@@ -267,9 +273,12 @@ public final class AbRun {
         ? AbReport.write(out, profile, results, overheads, wallTime, tokens.refreshes(), tokens.failures(),
           baselineDefaults)
         : AbReport.writeJvmSets(out, profile, results, overheads, wallTime, jvmSets);
+      if (restarts.enabled()) {
+        FleetRestartReport.append(report, profile, restarts.timelines(), restarts::environment);
+      }
       System.out.println(Files.readString(report));
       log("report: %s (%d s in all)", report, elapsed(started));
-      return args.contains("--check") ? AbReport.check(results) : 0;
+      return args.contains("--check") ? restarts.check(results) : 0;
     }
   }
 
@@ -350,6 +359,19 @@ public final class AbRun {
     } catch (java.io.IOException e) {
       throw new java.io.UncheckedIOException(e);
     }
+  }
+
+  /** {@code K=V,K2=V2} as variables. */
+  private static Map<String, String> variables(String list) {
+    var variables = new LinkedHashMap<String, String>();
+    for (var pair : list.split(",")) {
+      var parts = pair.split("=", 2);
+      if (parts.length != 2) {
+        throw new IllegalArgumentException("--optimized-env-1 takes VARIABLE=value[,VARIABLE=value], got " + list);
+      }
+      variables.put(parts[0].trim(), parts[1].trim());
+    }
+    return variables;
   }
 
   private static Optional<String> option(List<String> args, String name) {

@@ -1,13 +1,16 @@
 package org.folio.sidecar.load;
 
-import java.time.Duration;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
 import java.util.stream.Stream;
 
 /**
  * CPU time and resident memory of a group of processes (each with its descendants, summed) over one measured
  * window, read from /proc: CPU as the difference between the window's ends, memory as the highest sum a
- * sampler saw every 200 ms.
+ * sampler saw every 200 ms. The group may change in the window (a fleet restarted): a process that exits keeps
+ * the CPU time last seen (at most 200 ms short), one that starts counts all of its own.
  */
 final class ProcessMeter {
 
@@ -15,12 +18,14 @@ final class ProcessMeter {
   record Usage(double cpuSeconds, long peakRssBytes) {
   }
 
-  private final List<ProcessHandle> roots;
+  private final Supplier<List<ProcessHandle>> roots;
   private final Thread sampler;
+  /** CPU seconds of every process of the group seen in the window, by pid, as last read. */
+  private final Map<Long, Double> cpuByPid = new ConcurrentHashMap<>();
   private final double cpuAtStart;
   private volatile long peakRss;
 
-  private ProcessMeter(List<ProcessHandle> roots) {
+  private ProcessMeter(Supplier<List<ProcessHandle>> roots) {
     this.roots = roots;
     this.cpuAtStart = cpuSeconds();
     this.peakRss = rssBytes();
@@ -28,6 +33,11 @@ final class ProcessMeter {
   }
 
   static ProcessMeter start(List<ProcessHandle> roots) {
+    return new ProcessMeter(() -> roots);
+  }
+
+  /** A group whose members are asked again at every sample, e.g. a fleet whose processes are replaced. */
+  static ProcessMeter start(Supplier<List<ProcessHandle>> roots) {
     return new ProcessMeter(roots);
   }
 
@@ -44,17 +54,22 @@ final class ProcessMeter {
         return;
       }
       peakRss = Math.max(peakRss, rssBytes());
+      cpuSeconds();
     }
   }
 
   private List<ProcessHandle> group() {
-    return roots.stream().flatMap(root -> Stream.concat(Stream.of(root), root.descendants()))
+    return roots.get().stream().flatMap(root -> Stream.concat(Stream.of(root), root.descendants()))
       .filter(ProcessHandle::isAlive).toList();
   }
 
+  /** The group's CPU seconds so far: those of live processes read now, those of exited ones as last read. */
   private double cpuSeconds() {
-    return group().stream()
-      .mapToDouble(process -> process.info().totalCpuDuration().orElse(Duration.ZERO).toNanos() / 1e9).sum();
+    for (var process : group()) {
+      process.info().totalCpuDuration()
+        .ifPresent(cpu -> cpuByPid.merge(process.pid(), cpu.toNanos() / 1e9, Math::max));
+    }
+    return cpuByPid.values().stream().mapToDouble(Double::doubleValue).sum();
   }
 
   private long rssBytes() {

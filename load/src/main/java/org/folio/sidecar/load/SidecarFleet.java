@@ -37,6 +37,9 @@ final class SidecarFleet implements AutoCloseable {
   private final Map<String, Integer> ports;
   private final Map<String, Integer> managementPorts = new HashMap<>();
   private final Path logDir;
+  /** The decision-cache hits and misses of processes stopped by {@link #restartAll}, counted into the fleet's. */
+  private final long[] retiredCache = new long[2];
+  private boolean retiredCounted;
 
   private SidecarFleet(Map<String, Integer> ports, Path logDir) {
     this.ports = ports;
@@ -127,10 +130,40 @@ final class SidecarFleet implements AutoCloseable {
    * and waits until the fleet is ready; its console goes to a log of its own beside the first one.
    */
   void startAgain(String moduleName, Duration timeout) throws IOException {
+    relaunch(moduleName);
+    awaitReady(timeout);
+  }
+
+  /**
+   * A platform upgrade: every sidecar gets SIGTERM at once and, once all have exited (their shutdown delay, then
+   * in-flight requests), a fresh process per module starts on the same ports with empty caches, as a rollout
+   * without surge replaces every pod; waits until all are ready. The old processes' decision-cache counters are
+   * read just before the stop and stay in {@link #decisionCacheHitsAndMisses}, so the fleet's counters cover the
+   * whole run (the requests of the last moment before the stop excepted).
+   */
+  void restartAll(Duration timeout) throws IOException {
+    var counters = decisionCacheHitsAndMisses();
+    if (counters != null) {
+      // the sum already holds the earlier retired counts: keep it as the new retired total
+      retiredCache[0] = counters[0];
+      retiredCache[1] = counters[1];
+      retiredCounted = true;
+    }
+    var old = List.copyOf(processes.values());
+    old.forEach(Process::destroy);
+    for (var process : old) {
+      awaitExit(process);
+    }
+    for (var module : List.copyOf(processes.keySet())) {
+      relaunch(module);
+    }
+    awaitReady(timeout);
+  }
+
+  private void relaunch(String moduleName) throws IOException {
     var process = builders.get(moduleName).start();
     processes.put(moduleName, process);
     copyConsole(process, logDir.resolve("sidecar-" + moduleName + "-" + process.pid() + ".log"));
-    awaitReady(timeout);
   }
 
   String url(String moduleName) {
@@ -195,7 +228,7 @@ final class SidecarFleet implements AutoCloseable {
         }
       }
     }
-    return found ? new long[]{hits, misses} : null;
+    return found || retiredCounted ? new long[]{hits + retiredCache[0], misses + retiredCache[1]} : null;
   }
 
   /**
@@ -277,13 +310,17 @@ final class SidecarFleet implements AutoCloseable {
   public void close() {
     processes.values().forEach(Process::destroy);
     for (var process : processes.values()) {
-      try {
-        if (!process.waitFor(15, TimeUnit.SECONDS)) {
-          process.destroyForcibly();
-        }
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
+      awaitExit(process);
+    }
+  }
+
+  private static void awaitExit(Process process) {
+    try {
+      if (!process.waitFor(30, TimeUnit.SECONDS)) {
+        process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
       }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
     }
   }
 }

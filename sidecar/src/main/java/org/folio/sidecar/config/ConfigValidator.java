@@ -81,6 +81,8 @@ public class ConfigValidator {
     requirePositive("KC_READ_IDLE_TIMEOUT", keycloak.readIdleTimeout().toMillis(), problems);
     requirePositive("KC_ERROR_LOG_INTERVAL", keycloak.errorLogInterval().toMillis(), problems);
     requirePositive("KC_MAX_POOL_SIZE", keycloak.maxPoolSize(), problems);
+    requirePositive("KC_MAX_CONCURRENT_CALLS", keycloak.maxConcurrentCalls(), problems);
+    requirePositive("KC_MAX_QUEUED_CALLS", keycloak.maxQueuedCalls(), problems);
     requirePositive("SIDECAR_MANAGER_TIMEOUT", platform.timeout().toMillis(), problems);
     requirePositive("SIDECAR_PLATFORM_MAX_POOL_SIZE", platform.maxPoolSize(), problems);
     requirePositive("SIDECAR_REQUEST_HEAD_TIMEOUT", edge.requestHeadTimeout().toMillis(), problems);

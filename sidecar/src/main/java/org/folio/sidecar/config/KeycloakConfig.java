@@ -134,6 +134,22 @@ public interface KeycloakConfig {
   int maxPoolSize();
 
   /**
+   * KC_MAX_CONCURRENT_CALLS: Keycloak calls (decisions, tokens, keys) one sidecar has in flight at most; later ones
+   * wait in order, their wait counted in KC_REQUEST_TIMEOUT. A fleet restarted with empty caches misses every key at
+   * once: this bounds how many of those calls each sidecar sends Keycloak together.
+   */
+  @WithDefault("16")
+  int maxConcurrentCalls();
+
+  /**
+   * KC_MAX_QUEUED_CALLS: Keycloak calls that may wait for KC_MAX_CONCURRENT_CALLS at most; past that a call fails
+   * at once (a decision answers 503, outcome {@code timeout}) instead of adding to a wait it would likely time out
+   * in.
+   */
+  @WithDefault("1000")
+  int maxQueuedCalls();
+
+  /**
    * KC_REALMS_MAX_SIZE: realms whose keys are kept; one per tenant and master. Realms Keycloak does not know are
    * remembered apart (as many again at most), so made-up realm names never push real ones out.
    */

@@ -20,8 +20,10 @@ import org.folio.sidecar.time.Timers;
  * KC_CLIENT_READ_IDLE_TIMEOUT) ends a call or a pooled connection on which nothing arrives, e.g. half-open after
  * Keycloak's pod died; the deadline (KC_REQUEST_TIMEOUT, upstream's KC_REQUEST_TIMEOUT_MS) bounds the whole call,
  * from asking for a pooled connection to the answer's last byte, so it is what a user waits at most for a
- * decision Keycloak is slow to make. Failures are named as what they are: a slow answer is a timeout, not an
- * unreachable Keycloak.
+ * decision Keycloak is slow to make. At most KC_MAX_CONCURRENT_CALLS calls are in flight at once, the others wait
+ * in order within their deadline, at most KC_MAX_QUEUED_CALLS of them ({@link CallLimit}): a fleet restarted with
+ * empty caches does not send Keycloak every miss at once. Failures are named as what they are: a slow answer is a
+ * timeout, not an unreachable Keycloak.
  */
 @Singleton
 public class KeycloakCalls {
@@ -49,32 +51,38 @@ public class KeycloakCalls {
   private final Timers timers;
   private final Duration deadline;
   private final long idleMillis;
+  private final CallLimit limit;
 
   KeycloakCalls(Timers timers, KeycloakConfig config) {
     this.timers = timers;
     this.deadline = config.requestTimeout();
     this.idleMillis = Math.min(config.readIdleTimeout().toMillis(), deadline.toMillis());
+    this.limit = new CallLimit(config.maxConcurrentCalls(), config.maxQueuedCalls());
   }
 
   /** Sends {@code request} with {@code send} (e.g. {@code r -> r.sendForm(form)}) under the call's limits. */
   public <T> Future<HttpResponse<T>> send(HttpRequest<T> request,
     Function<HttpRequest<T>, Future<HttpResponse<T>>> send) {
     var answer = Promise.<HttpResponse<T>>promise();
-    // the deadline fails the caller; the request's own idle timeout (never above it) then frees its connection
+    // the deadline fails the caller, waiting for a slot or not; the request's own idle timeout (never above it)
+    // then frees its connection, and a call still waiting is never sent
     var cancel = timers.schedule(deadline, () -> answer.tryFail(new DeadlineExceeded(deadline)));
-    send.apply(request.idleTimeout(idleMillis)).onComplete(result -> {
-      cancel.run();
-      if (result.succeeded()) {
-        answer.tryComplete(result.result());
-      } else {
-        answer.tryFail(result.cause());
-      }
-    });
+    limit.submit(() -> send.apply(request.idleTimeout(idleMillis)), () -> answer.future().isComplete())
+      .onComplete(result -> {
+        cancel.run();
+        if (result.succeeded()) {
+          answer.tryComplete(result.result());
+        } else {
+          answer.tryFail(result.cause());
+        }
+      });
     return answer.future();
   }
 
   public static Failure classify(Throwable error) {
-    if (error instanceof TimeoutException || error instanceof ConnectTimeoutException) {
+    // a full queue is a Keycloak too slow for what this sidecar asks of it
+    if (error instanceof TimeoutException || error instanceof ConnectTimeoutException
+      || error instanceof CallLimit.QueueFull) {
       return Failure.TIMEOUT;
     }
     return error instanceof ConnectException ? Failure.REFUSED : Failure.ERROR;
@@ -84,6 +92,10 @@ public class KeycloakCalls {
   public String describe(Throwable error) {
     if (error instanceof DeadlineExceeded) {
       return "Keycloak did not answer within " + deadline.toMillis() + " ms (KC_REQUEST_TIMEOUT)";
+    }
+    if (error instanceof CallLimit.QueueFull) {
+      return "too many Keycloak calls at once: " + error.getMessage() + " (KC_MAX_CONCURRENT_CALLS, "
+        + "KC_MAX_QUEUED_CALLS)";
     }
     if (error instanceof ConnectTimeoutException) {
       return "Keycloak did not accept a connection in time (KC_CONNECT_TIMEOUT)";
