@@ -12,6 +12,9 @@
 #                             (quick: 20 s past the first refresh period), stop all, start fresh on the same ports; those
 #                             runs' workload runs 180 s longer; the report's "Fleet restart" section
 #   --optimized-env-1 K=V,..  variables for the first optimized run's fleet only (e.g. a limit off, to compare restarts)
+#   --jvm-sets FILE           no baseline: the optimized fleet under each JVM option set of FILE (`label: options
+#                             NAME=value`, `$IMAGE` = the image's options), in order then reversed (--runs 4), compared
+#                             with the first set against issue 38's targets
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ./mvnw -q -B -f load/gatling/pom.xml test-compile
