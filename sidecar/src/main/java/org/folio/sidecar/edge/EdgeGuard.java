@@ -5,7 +5,6 @@ import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelPipeline;
-import io.netty.handler.flush.FlushConsolidationHandler;
 import io.netty.handler.ssl.SslHandler;
 import io.quarkus.vertx.http.HttpServerStart;
 import io.quarkus.vertx.http.HttpsServerStart;
@@ -35,7 +34,6 @@ public class EdgeGuard {
   private static final String ACCEPT_HOOK = "sidecarEdge";
   private static final String ENCODER = "httpEncoder";
   private static final String OPEN_CONNECTION = "sidecarOpenConnection";
-  private static final String FLUSHES = "sidecarFlushes";
 
   private final Vertx vertx;
   private final Drain drain;
@@ -161,10 +159,6 @@ public class EdgeGuard {
       // behind the codec: it sees each decoded request head come in and each answer's end go out unencoded
       if (pipeline.get(ENCODER) != null && pipeline.get(OPEN_CONNECTION) == null) {
         pipeline.addAfter(ENCODER, OPEN_CONNECTION, open);
-      }
-      if (pipeline.get(FLUSHES) == null) {
-        pipeline.addBefore(DECODER, FLUSHES, new FlushConsolidationHandler(
-          FlushConsolidationHandler.DEFAULT_EXPLICIT_FLUSH_AFTER_FLUSHES, true));
       }
     }
   }
