@@ -2,8 +2,8 @@
 # Builds the sidecar's container image here, with no registry: ./image/build.sh
 #   1. a root file system with only what the JVM and the ENTRYPOINT need: glibc and dash (the shell that expands
 #      operators' $JAVA_OPTS), taken from Debian bookworm's packages by mmdebstrap, imported as
-#      localhost/folio-caching-sidecar-base:bookworm (cached while target/image/packages.tar is there); Java
-#      brings its own CA certificates, time zones and zlib;
+#      $BASE_IMAGE by image/base.sh (the packages cached in target/image/packages.tar); Java brings its own CA
+#      certificates, time zones and zlib;
 #   2. a jlink runtime from the build's JDK with the modules in image/jlink-modules.txt (what jdeps reports
 #      for the packaged app, plus TLS/DNS providers);
 #   3. the SBOMs (CycloneDX): the Maven build's (sidecar/target/bom.json) and the base's Debian packages and Java
@@ -12,14 +12,16 @@
 #   4. image/Containerfile on top, with image/entrypoint.sh; one run of it per collector family on the demo's
 #      traffic (testkit StartTimes, image/aot-train-run.sh: Keycloak, tenants, stub module) trains the JDK's AOT
 #      caches, which image/Containerfile.aot adds as the last layer;
-#   5. tagged $IMAGE of image/name.sh (the name k8s/ deploys),
-#      saved as an OCI archive target/image/folio-caching-sidecar.tar for `skopeo copy` to any registry.
+#   5. tagged $IMAGE of image/name.sh (the name k8s/ deploys), saved as the OCI archive $IMAGE_ARCHIVE for
+#      `skopeo copy` to any registry. The build runs in a container storage of its own (image/storage.sh), removed
+#      at the end unless .ci/run shares its own: the archive is what outlives it.
 # Needs root (apt-get for podman, umoci, mmdebstrap, runc, skopeo when missing) and Debian's package mirror.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 JAVA_HOME=$(scripts/find-jdk)
 export JAVA_HOME
 . image/name.sh
+. image/storage.sh image/build.sh "$@"
 WORK=target/image
 PODMAN=(podman --runtime runc --cgroup-manager=cgroupfs)
 
@@ -36,22 +38,7 @@ if [ ! -d sidecar/target/quarkus-app ] || [ ! -f sidecar/target/bom.json ]; then
   ./mvnw -q -B package -pl sidecar -am -Dmaven.test.skip=true
 fi
 mkdir -p "$WORK"
-BASE=localhost/folio-caching-sidecar-base:bookworm
-# the SBOM is made from the .deb files of packages.tar: the base is rebuilt with it
-if [ ! -f "$WORK/packages.tar" ] || ! "${PODMAN[@]}" image exists "$BASE"; then
-  echo "[image] fetching glibc and dash from Debian bookworm"
-  # extract: unpacked, never installed, so no maintainer scripts and none of dpkg's own files are needed; the
-  # .deb files are kept for the SBOM
-  rm -f "$WORK/packages.tar"
-  mmdebstrap --quiet --variant=extract --include=libc6,dash --skip=cleanup/apt/cache bookworm "$WORK/packages.tar"
-  rm -rf "$WORK/base" && mkdir -p "$WORK/base/etc" "$WORK/base/tmp"
-  tar -xf "$WORK/packages.tar" -C "$WORK/base" ./lib/x86_64-linux-gnu ./lib64 ./bin/dash ./bin/sh
-  chmod 1777 "$WORK/base/tmp"
-  # the image's user has a name and a home, as the JVM asks for them (user.name, user.home)
-  printf 'root:x:0:0:root:/root:/bin/sh\nsidecar:x:185:0:sidecar:/deployments:/bin/sh\n' >"$WORK/base/etc/passwd"
-  printf 'root:x:0:\n' >"$WORK/base/etc/group"
-  tar -C "$WORK/base" --owner=0 --group=0 -c . | "${PODMAN[@]}" import --quiet - "$BASE" >/dev/null
-fi
+image/base.sh
 
 echo "[image] jlink runtime"
 rm -rf "$WORK/context" && mkdir -p "$WORK/context"
@@ -72,7 +59,7 @@ image/scan.sh "$WORK/sbom/image-os.cdx.json" "$WORK/sbom/sidecar-maven.cdx.json"
 
 TRAINED=$IMAGE_REPOSITORY-untrained:$VERSION
 echo "[image] building $TRAINED"
-"${PODMAN[@]}" build --quiet -f image/Containerfile -t "$TRAINED" "$WORK/context" >/dev/null
+"${PODMAN[@]}" build --quiet -f image/Containerfile --build-arg BASE="$BASE_IMAGE" -t "$TRAINED" "$WORK/context" >/dev/null
 
 # The AOT caches, one per collector family (a cache trained with compressed oops is refused under ZGC, and the
 # reverse): one run of the untrained image per family on the demo's traffic (allowed, denied, bad token, egress),
@@ -102,7 +89,7 @@ echo "[image] building $IMAGE with the AOT caches (serial $(stat -c %s "$WORK/ao
   >/dev/null
 # the previous build of the tag is left untagged; repeated builds on one machine would pile them up
 "${PODMAN[@]}" image prune -f >/dev/null
-rm -f "$WORK/folio-caching-sidecar.tar"
-"${PODMAN[@]}" save --quiet --format oci-archive -o "$WORK/folio-caching-sidecar.tar" "$IMAGE"
+rm -f "$IMAGE_ARCHIVE"
+"${PODMAN[@]}" save --quiet --format oci-archive -o "$IMAGE_ARCHIVE" "$IMAGE"
 echo "[image] $IMAGE: $("${PODMAN[@]}" image inspect --format '{{.Size}}' "$IMAGE") bytes;" \
-  "archive $WORK/folio-caching-sidecar.tar $(stat -c %s "$WORK/folio-caching-sidecar.tar") bytes"
+  "archive $IMAGE_ARCHIVE $(stat -c %s "$IMAGE_ARCHIVE") bytes"

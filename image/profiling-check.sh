@@ -8,7 +8,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . image/name.sh
+. image/storage.sh image/profiling-check.sh "$@"
 image=${1:-$IMAGE}
+ensure_image "$image"
 PODMAN=(podman --runtime runc --cgroup-manager=cgroupfs)
 name=sidecar-profiling-$$
 trap '"${PODMAN[@]}" rm -f "$name" >/dev/null 2>&1 || true' EXIT

@@ -6,6 +6,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . image/name.sh
+. image/storage.sh image/smoke.sh "$@"
+ensure_image "$IMAGE"
 export DEMO_SIDECAR_COMMAND="podman --runtime runc --cgroup-manager=cgroupfs run --rm --network=host --env-host \
   --read-only -v /tmp:/tmp --cap-drop=ALL --security-opt=no-new-privileges \
   --ulimit nofile=20000:20000 --ulimit nproc=4096:4096 $IMAGE"

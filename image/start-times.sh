@@ -7,6 +7,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . image/name.sh
+. image/storage.sh image/start-times.sh "$@"
 image=$IMAGE
 args=()
 while [ $# -gt 0 ]; do
@@ -15,6 +16,7 @@ while [ $# -gt 0 ]; do
     *) args+=("$1"); shift ;;
   esac
 done
+ensure_image "$image"
 export DEMO_SIDECAR_COMMAND="podman --runtime runc --cgroup-manager=cgroupfs run --rm --network=host --env-host \
   --read-only -v /tmp:/tmp --cap-drop=ALL --security-opt=no-new-privileges \
   --ulimit nofile=20000:20000 --ulimit nproc=4096:4096 ${START_TIMES_PODMAN_OPTS:-} $image"

@@ -11,7 +11,8 @@ cd "$(dirname "$0")/.."
 GIVEN_IMAGE=${IMAGE:-}
 . image/name.sh
 IMAGE=${GIVEN_IMAGE:-$IMAGE}
-STANDIN=localhost/folio-module-standin:1
+. image/storage.sh ops/chart-smoke.sh "$@"
+ensure_image "$IMAGE"
 if ! command -v prometheus >/dev/null; then
   echo "[chart] installing prometheus"
   apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq prometheus >/dev/null
@@ -21,6 +22,6 @@ ops/pod/build-standin.sh
 echo "[chart] sidecar image $IMAGE"
 # its own bound; on SIGTERM ChartSmoke's shutdown hooks remove the pod and stop prometheus
 status=0
-timeout 900 scripts/run-main.sh testkit org.folio.sidecar.testkit.ChartSmoke "$IMAGE" "$STANDIN" || status=$?
+timeout 900 scripts/run-main.sh testkit org.folio.sidecar.testkit.ChartSmoke "$IMAGE" "$STANDIN_IMAGE" || status=$?
 echo "[chart] exit $status after $SECONDS s (the whole script)"
 exit $status

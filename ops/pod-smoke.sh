@@ -7,7 +7,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 RENDERED=target/k8s/mod-inventory.yaml
-STANDIN=localhost/folio-module-standin:1
+. image/name.sh
+. image/storage.sh ops/pod-smoke.sh "$@"
+ensure_image "$IMAGE"
 mkdir -p "$(dirname "$RENDERED")"
 kubectl kustomize k8s/overlays/mod-inventory > "$RENDERED"
 
@@ -15,6 +17,6 @@ export CONTAINERS_CONF=$PWD/ops/pod/containers.conf
 ops/pod/build-standin.sh
 # its own bound; on SIGTERM PodSmoke's shutdown hook removes the pod (conmon is not its child)
 status=0
-timeout 900 scripts/run-main.sh testkit org.folio.sidecar.testkit.PodSmoke "$RENDERED" "$STANDIN" || status=$?
+timeout 900 scripts/run-main.sh testkit org.folio.sidecar.testkit.PodSmoke "$RENDERED" "$STANDIN_IMAGE" || status=$?
 echo "[pod] exit $status after $SECONDS s (the whole script)"
 exit $status

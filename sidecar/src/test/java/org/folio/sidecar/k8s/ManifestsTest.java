@@ -122,6 +122,39 @@ class ManifestsTest {
     assertThat(Files.readString(Path.of("../image/build.sh"))).contains(". image/name.sh");
   }
 
+  /**
+   * A new machine has no image but the ones its run builds: a name written twice goes stale in one place (the module
+   * stand-in's base once did, and only a machine that still held the old image passed), and a script outside its own
+   * container storage can find an image an earlier run left.
+   */
+  @Test
+  void imageNamesLiveInOnePlaceAndEveryImageScriptHasItsOwnStorage() throws IOException {
+    var literal = Pattern.compile("(localhost|ghcr\\.io)/[a-z0-9._-]+/?[a-z0-9._-]*(:[A-Za-z0-9._-]+)?");
+    var project = Path.of("..");
+    var nameFile = project.resolve("image/name.sh").normalize();
+    List<Path> scripts;
+    try (var paths = Files.walk(project, 4)) {
+      scripts = paths.filter(Files::isRegularFile).map(Path::normalize)
+        .filter(path -> !path.toString().contains("/target/") && !path.toString().contains("/results/"))
+        .filter(path -> path.toString().endsWith(".sh") || path.getFileName().toString().startsWith("Containerfile")
+          || path.endsWith(Path.of(".ci/run")))
+        .toList();
+    }
+    assertThat(scripts).contains(project.resolve("ops/pod/Containerfile").normalize());
+    for (var script : scripts) {
+      var text = Files.readString(script);
+      if (!script.equals(nameFile)) {
+        assertThat(literal.matcher(text).results().map(match -> match.group()).toList())
+          .as("image names in %s (define them in image/name.sh)", script).isEmpty();
+      }
+      if (text.contains("podman") && !script.toString().contains("with-storage") && !script.endsWith("aot-train-run.sh")
+        && !script.getFileName().toString().startsWith("Containerfile")) {
+        assertThat(text).as("%s runs podman in a container storage of its own", script)
+          .containsAnyOf(". image/storage.sh ", "image/with-storage.sh");
+      }
+    }
+  }
+
   @Test
   @SuppressWarnings("unchecked")
   void theSidecarRunsHardened() {
