@@ -9,6 +9,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . image/name.sh
+. image/storage.sh load/chart-options.sh "$@"
+ensure_image "$IMAGE"
 export SIDECAR_CONTAINER=sidecar-chart-options-$$
 export DEMO_SIDECAR_COMMAND="podman --runtime runc --cgroup-manager=cgroupfs run --replace --name $SIDECAR_CONTAINER \
   --network=host --env-host --read-only -v /tmp:/tmp --cap-drop=ALL --security-opt=no-new-privileges \
