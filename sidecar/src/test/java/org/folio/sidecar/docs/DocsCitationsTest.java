@@ -582,7 +582,8 @@ class DocsCitationsTest {
           expressions.add(text);
         }
       }
-      for (var folder : List.of("image", "ops", "load", "scripts", "k8s", "sidecar/src/main/resources")) {
+      for (var folder : List.of("image", "ops", "load", "scripts", "k8s", "build-config",
+        "sidecar/src/main/resources")) {
         try (Stream<Path> files = Files.walk(ROOT.resolve(folder))) {
           files.filter(Files::isRegularFile).filter(p -> p.toString().matches(".*\\.(sh|env|yaml|properties|py)$")
             || p.getFileName().toString().startsWith("Containerfile")).forEach(this::readNames);
