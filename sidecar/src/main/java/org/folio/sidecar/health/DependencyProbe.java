@@ -150,7 +150,10 @@ public class DependencyProbe {
         }
       }, false).onComplete(result -> {
         kafkaUp = result.succeeded();
-        seen(kafkaAvailability, kafkaUp, () -> kafkaNodes + " " + cause(result.cause()));
+        if (kafka != null) {
+          // not the probe that stop() woke up
+          seen(kafkaAvailability, kafkaUp, () -> kafkaNodes + " " + cause(result.cause()));
+        }
         kafkaProbing.set(false);
       });
     }
