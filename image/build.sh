@@ -13,8 +13,9 @@
 #      traffic (testkit StartTimes, image/aot-train-run.sh: Keycloak, tenants, stub module) trains the JDK's AOT
 #      caches, which image/Containerfile.aot adds as the last layer;
 #   5. tagged $IMAGE of image/name.sh (the name k8s/ deploys), saved as the OCI archive $IMAGE_ARCHIVE for
-#      `skopeo copy` to any registry. The build runs in a container storage of its own (image/storage.sh), removed
-#      at the end unless .ci/run shares its own: the archive is what outlives it.
+#      `skopeo copy` to any registry; its size written to image/size.txt, the one place the docs take it from.
+#      The build runs in a container storage of its own (image/storage.sh), removed at the end unless .ci/run
+#      shares its own: the archive is what outlives it.
 # Needs root (apt-get for podman, umoci, mmdebstrap, runc, skopeo when missing) and Debian's package mirror.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -91,5 +92,14 @@ echo "[image] building $IMAGE with the AOT caches (serial $(stat -c %s "$WORK/ao
 "${PODMAN[@]}" image prune -f >/dev/null
 rm -f "$IMAGE_ARCHIVE"
 "${PODMAN[@]}" save --quiet --format oci-archive -o "$IMAGE_ARCHIVE" "$IMAGE"
-echo "[image] $IMAGE: $("${PODMAN[@]}" image inspect --format '{{.Size}}' "$IMAGE") bytes;" \
-  "archive $IMAGE_ARCHIVE $(stat -c %s "$IMAGE_ARCHIVE") bytes"
+image_bytes=$("${PODMAN[@]}" image inspect --format '{{.Size}}' "$IMAGE")
+archive_bytes=$(stat -c %s "$IMAGE_ARCHIVE")
+echo "[image] $IMAGE: $image_bytes bytes; archive $IMAGE_ARCHIVE $archive_bytes bytes"
+# the one place the docs take the image's size from (README, docs/operations.md): rewritten by every build
+mb() { awk -v b="$1" 'BEGIN { printf "%.1f MB", b / 1e6 }'; }
+printf '%s
+' "# Written by image/build.sh; the docs point here instead of repeating the figures." \
+  "image: $IMAGE" "built: $(date -u +%Y-%m-%d) at commit $(git rev-parse --short HEAD)" \
+  "size: $(mb "$image_bytes") ($image_bytes bytes)" "oci-archive: $(mb "$archive_bytes") ($archive_bytes bytes)" \
+  "aot-caches: serial $(mb "$(stat -c %s "$WORK/aot/app-serial.aot")"), zgc $(mb "$(stat -c %s "$WORK/aot/app-zgc.aot")")" \
+  >image/size.txt

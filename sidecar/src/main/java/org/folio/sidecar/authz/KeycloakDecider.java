@@ -153,7 +153,12 @@ public class KeycloakDecider implements AuthorizationDecider {
   }
 
   private void record(Outcome outcome, long started) {
-    Objects.requireNonNull(timers.get(outcome)).record(System.nanoTime() - started, TimeUnit.NANOSECONDS);
+    long elapsed = System.nanoTime() - started;
+    Objects.requireNonNull(timers.get(outcome)).record(elapsed, TimeUnit.NANOSECONDS);
+    if (LOGGER.isDebugEnabled()) {
+      LOGGER.debugf("Keycloak UMA decision call: %s after %d ms", outcome.label,
+        TimeUnit.NANOSECONDS.toMillis(elapsed));
+    }
   }
 
   private static Timer timer(MeterRegistry registry, String outcome) {

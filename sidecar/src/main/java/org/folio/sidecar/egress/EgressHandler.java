@@ -11,6 +11,7 @@ import jakarta.inject.Singleton;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import org.jboss.logging.Logger;
 import org.folio.sidecar.config.EgressConfig;
 import org.folio.sidecar.config.ModuleConfig;
 import org.folio.sidecar.error.SidecarError;
@@ -44,6 +45,7 @@ public class EgressHandler {
   private final RequestForwarder forwarder;
   private final ServiceTokens tokens;
   private final SystemUserTokens systemUserTokens;
+  private static final Logger LOGGER = Logger.getLogger(EgressHandler.class);
   private final RouteOverrides overrides;
   private final DynamicRoutes dynamicRoutes;
   private final EgressMetrics metrics;
@@ -79,14 +81,21 @@ public class EgressHandler {
     admit(exchange);
     var entry = exchange.entry;
     if (entry == null) {
+      if (LOGGER.isDebugEnabled()) {
+        LOGGER.debugf("Egress route for tenant %s: no module has the endpoint, to the gateway", exchange.tenant);
+      }
       return send(exchange, routes, GATEWAY, gateway);
     }
     var module = ModuleRoutes.moduleName(entry.moduleId());
-    var location = overrides.locationFor(module, entry.interfaceId())
-      .orElseGet(() -> routes.locationByModuleId().get(entry.moduleId()));
+    var override = overrides.locationFor(module, entry.interfaceId());
+    var location = override.orElseGet(() -> routes.locationByModuleId().get(entry.moduleId()));
     if (location == null) {
       metrics.routingFailed(module);
       throw SidecarError.locationNotFound(entry.moduleId());
+    }
+    if (LOGGER.isDebugEnabled()) {
+      LOGGER.debugf("Egress route for tenant %s: interface %s of %s at %s (%s)", exchange.tenant,
+        entry.interfaceId(), module, location, override.isPresent() ? "route override" : "discovered");
     }
     return send(exchange, routes, module, target(location));
   }
@@ -98,6 +107,10 @@ public class EgressHandler {
     return dynamicRoutes.locate(exchange.tenant, hint).compose(found -> {
       var name = ModuleRoutes.moduleName(found.moduleId());
       var location = overrides.locationFor(name, "").orElse(found.location());
+      if (LOGGER.isDebugEnabled()) {
+        LOGGER.debugf("Egress route for tenant %s: module %s at %s (dynamic routing)", exchange.tenant, name,
+          location);
+      }
       return send(exchange, routes, name, target(location));
     });
   }

@@ -1,5 +1,6 @@
 package org.folio.sidecar.health;
 
+import com.github.benmanes.caffeine.cache.Ticker;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
@@ -14,6 +15,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Supplier;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
@@ -21,6 +23,7 @@ import org.folio.sidecar.config.ConfigValidator;
 import org.folio.sidecar.config.KeycloakConfig;
 import org.folio.sidecar.config.ModuleConfig;
 import org.folio.sidecar.config.SidecarConfig;
+import org.folio.sidecar.error.Availability;
 import org.folio.sidecar.routing.ModulePathPrefix;
 import org.folio.sidecar.events.KafkaClients;
 import org.jspecify.annotations.Nullable;
@@ -50,9 +53,13 @@ public class DependencyProbe {
   private @Nullable KafkaConsumer<byte[], byte[]> kafka;
   private final AtomicBoolean kafkaProbing = new AtomicBoolean();
   private long timerId = -1;
+  private final Availability moduleAvailability;
+  private final Availability keycloakAvailability;
+  private final Availability kafkaAvailability;
 
   DependencyProbe(Vertx vertx, @Named("keycloak") WebClient client, ModuleConfig module, KeycloakConfig keycloak,
-    KafkaClients kafkaClients, SidecarConfig config, MeterRegistry registry, ModulePathPrefix pathPrefix) {
+    KafkaClients kafkaClients, SidecarConfig config, MeterRegistry registry, ModulePathPrefix pathPrefix,
+    Ticker ticker) {
     this.kafkaClients = kafkaClients;
     this.vertx = vertx;
     this.client = client;
@@ -64,6 +71,13 @@ public class DependencyProbe {
     this.kafkaNodes = kafkaClients.bootstrapServers();
     this.timeoutMillis = keycloak.requestTimeout().toMillis();
     this.registry = registry;
+    this.moduleAvailability = new Availability("The module is unreachable: %s; the sidecar is not ready",
+      "The module is reachable again after %d s", ticker);
+    this.keycloakAvailability = new Availability("Keycloak is unreachable: %s; cached grants keep serving up to "
+      + "SIDECAR_AUTHZ_CACHE_MAX_STALENESS past their TTL, decisions not cached answer 503",
+      "Keycloak is reachable again after %d s", ticker);
+    this.kafkaAvailability = new Availability("Kafka is unreachable: %s; logout, entitlement and discovery events "
+      + "wait, the sidecar is not ready", "Kafka is reachable again after %d s", ticker);
     var gauges = new ArrayList<>(List.of(
       Gauge.builder("sidecar.dependency.up", this, probe -> probe.keycloakUp ? 1 : 0)
         .tags(Tags.of("dependency", "keycloak")).description("1 while the dependency answers its probe")
@@ -113,10 +127,18 @@ public class DependencyProbe {
   /** Runs the probes now; health changes when they answer. */
   public void probe() {
     // as upstream's URL check: only a 200 from the module's health path is UP
-    client.getAbs(moduleHealthUrl).timeout(timeoutMillis).send()
-      .onComplete(result -> moduleUp = result.succeeded() && result.result().statusCode() == 200);
-    client.getAbs(keycloakUrl).timeout(timeoutMillis).send()
-      .onComplete(result -> keycloakUp = result.succeeded() && result.result().statusCode() < 500);
+    client.getAbs(moduleHealthUrl).timeout(timeoutMillis).send().onComplete(result -> {
+      moduleUp = result.succeeded() && result.result().statusCode() == 200;
+      seen(moduleAvailability, moduleUp, () -> moduleHealthUrl + (result.succeeded()
+        ? " answered " + result.result().statusCode()
+        : " " + cause(result.cause())));
+    });
+    client.getAbs(keycloakUrl).timeout(timeoutMillis).send().onComplete(result -> {
+      keycloakUp = result.succeeded() && result.result().statusCode() < 500;
+      seen(keycloakAvailability, keycloakUp, () -> keycloakUrl + (result.succeeded()
+        ? " answered " + result.result().statusCode()
+        : " " + cause(result.cause())));
+    });
     var consumer = kafka;
     // one probe at a time (a consumer is single-threaded; a broker that does not answer holds a probe for the
     // timeout, longer than the interval may be); the wait happens on a worker, never the loop
@@ -128,9 +150,28 @@ public class DependencyProbe {
         }
       }, false).onComplete(result -> {
         kafkaUp = result.succeeded();
+        if (kafka != null) {
+          // not the probe that stop() woke up
+          seen(kafkaAvailability, kafkaUp, () -> kafkaNodes + " " + cause(result.cause()));
+        }
         kafkaProbing.set(false);
       });
     }
+  }
+
+  private static void seen(Availability availability, boolean up, Supplier<String> cause) {
+    if (up) {
+      availability.up();
+    } else {
+      availability.down(cause.get());
+    }
+  }
+
+  private static String cause(@Nullable Throwable error) {
+    return error == null
+      ? "failed"
+      : "failed: " + error.getClass().getSimpleName()
+        + (error.getMessage() == null ? "" : " " + error.getMessage());
   }
 
   public String moduleHealthUrl() {

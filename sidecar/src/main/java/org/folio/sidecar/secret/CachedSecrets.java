@@ -7,6 +7,7 @@ import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import java.time.Duration;
 import java.util.concurrent.ConcurrentHashMap;
+import org.folio.sidecar.error.Availability;
 import org.folio.sidecar.error.SidecarError;
 import org.jspecify.annotations.Nullable;
 
@@ -36,6 +37,7 @@ final class CachedSecrets implements SecretStore {
   private final long failureTtlNanos;
   private final Cache<String, Known> known;
   private final ConcurrentHashMap<String, Future<Known>> loading = new ConcurrentHashMap<>();
+  private final Availability availability;
 
   CachedSecrets(SecretStore store, Duration ttl, Duration failureTtl, Ticker ticker) {
     this.store = store;
@@ -44,6 +46,8 @@ final class CachedSecrets implements SecretStore {
     this.failureTtlNanos = failureTtl.toNanos();
     // no expiry: a stale secret is the fallback while the store is down; the size only bounds memory
     this.known = Caffeine.newBuilder().maximumSize(10_000).build();
+    this.availability = new Availability("The secret store is unreachable: %s; the last secret read of each key "
+      + "stays in use, keys never read answer 503", "The secret store is reachable again after %d s", ticker);
   }
 
   @Override
@@ -62,7 +66,10 @@ final class CachedSecrets implements SecretStore {
       return running;
     }
     store.secret(key)
-      .map(value -> new Known(value, null, ticker.read() + ttlNanos))
+      .map(value -> {
+        availability.up();
+        return new Known(value, null, ticker.read() + ttlNanos);
+      })
       .recover(error -> fallback(key, error))
       .onComplete(result -> {
         loading.remove(key, promise.future());
@@ -77,8 +84,10 @@ final class CachedSecrets implements SecretStore {
   private Future<Known> fallback(String key, Throwable error) {
     long retryAt = ticker.read() + failureTtlNanos;
     if (error instanceof SidecarError sidecarError && NOT_FOUND.equals(sidecarError.type())) {
+      availability.up();
       return Future.succeededFuture(new Known(null, sidecarError, retryAt));
     }
+    availability.down(String.valueOf(error.getMessage()));
     var last = known.getIfPresent(key);
     if (last != null && last.value() != null) {
       return Future.succeededFuture(new Known(last.value(), null, retryAt));

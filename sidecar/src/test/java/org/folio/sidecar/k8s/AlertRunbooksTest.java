@@ -22,6 +22,7 @@ class AlertRunbooksTest {
 
   private static final Path RULES = Path.of("../ops/prometheus/sidecar-rules.yaml");
   private static final Path RUNBOOKS = Path.of("../docs/runbooks.md");
+  private static final Path PROJECT = Path.of("../build-config/project.env");
 
   @Test
   void everyAlertHasSummaryDescriptionAndARunbookSectionThatExists() throws IOException {
@@ -36,7 +37,8 @@ class AlertRunbooksTest {
       assertThat(annotations).as(name).containsKeys("summary", "description", "runbook_url");
       assertThat(String.valueOf(annotations.get("description"))).as(name).isNotBlank();
       var url = String.valueOf(annotations.get("runbook_url"));
-      assertThat(url).as(name).contains("docs/runbooks.md#");
+      assertThat(url).as(name + "'s runbook_url, under build-config/project.env's PROJECT_URL")
+        .startsWith(projectUrl() + "/blob/main/docs/runbooks.md#");
       var anchor = url.substring(url.indexOf('#') + 1);
       assertThat(anchors).as(name + "'s runbook section").contains(anchor);
       var section = section(runbooks, name);
@@ -47,6 +49,12 @@ class AlertRunbooksTest {
   @Test
   void theRevokeRunbookExists() throws IOException {
     assertThat(anchors(Files.readString(RUNBOOKS))).contains("revoke-a-permission-now");
+  }
+
+  /** The project's home, set in one place. */
+  static String projectUrl() throws IOException {
+    return Files.readAllLines(PROJECT).stream().filter(line -> line.startsWith("PROJECT_URL="))
+      .map(line -> line.substring("PROJECT_URL=".length()).strip()).findFirst().orElseThrow();
   }
 
   @SuppressWarnings("unchecked")

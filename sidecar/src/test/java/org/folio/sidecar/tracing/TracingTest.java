@@ -6,6 +6,7 @@ import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import io.opentelemetry.api.common.AttributeKey;
 import io.opentelemetry.api.trace.SpanKind;
 import io.opentelemetry.sdk.testing.exporter.InMemorySpanExporter;
 import io.opentelemetry.sdk.trace.data.SpanData;
@@ -43,6 +44,20 @@ class TracingTest {
 
   @Inject
   InMemorySpanExporter spans;
+
+  @Test
+  void theKubeletsProbesAreNotTraced() {
+    for (var path : List.of("/admin/health", "/admin/health/ready", "/admin/health/live")) {
+      given().header("traceparent", "00-" + newTraceId() + "-" + CALLER_SPAN + "-01").get(path);
+    }
+    // a request after them: once its span is exported, theirs would have been
+    var traceId = newTraceId();
+    given().header("traceparent", "00-" + traceId + "-" + CALLER_SPAN + "-01").get("/nowhere");
+    await().atMost(Duration.ofSeconds(30)).until(() -> spansOf(traceId), found -> !found.isEmpty());
+
+    assertThat(spans.getFinishedSpanItems()).noneMatch(span -> span.getName().contains("/admin/health")
+      || String.valueOf(span.getAttributes().get(AttributeKey.stringKey("url.path"))).startsWith("/admin/health"));
+  }
 
   @Test
   void oneRequestIsOneTraceContinuingTheCallers() {
