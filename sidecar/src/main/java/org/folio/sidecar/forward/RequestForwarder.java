@@ -13,8 +13,11 @@ import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpClientResponse;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpServerRequest;
+import io.vertx.core.http.HttpServerResponse;
 import io.vertx.core.http.PoolOptions;
 import io.vertx.core.http.RequestOptions;
+import io.vertx.core.streams.ReadStream;
+import io.vertx.core.streams.WriteStream;
 import jakarta.inject.Singleton;
 import java.net.ConnectException;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -160,7 +163,7 @@ public class RequestForwarder {
         var answer = outgoing.response();
         if (exchange.hasBody) {
           // a body the caller breaks off must not leave a half-sent request on the module's connection
-          request.pipeTo(outgoing).onFailure(broken -> abandon(outgoing));
+          relayBody(request, outgoing).onFailure(broken -> abandon(outgoing));
         } else {
           request.resume();
         }
@@ -217,15 +220,48 @@ public class RequestForwarder {
     if (mayHaveBody && !headers.contains("content-length")) {
       response.setChunked(true);
     }
-    answer.pipeTo(new CallerStream(response)).onFailure(error -> {
-      // the status line is already out, so the only honest signal left is a broken connection
-      if (!response.ended()) {
-        response.reset();
+    relayBody(answer, new CallerStream(response)).onFailure(error -> {
+      // the part of the answer already received is discarded first; then, in a task of its own, never from
+      // within the failed write's notification: Netty's HTTP/1 encoder still holds the buffers of that write
+      // there, and a write the reset makes (Vert.x writes an empty buffer before it closes) would hand them to
+      // the closed channel a second time, which releases them a second time
+      answer.handler(null).resume();
+      var context = Vertx.currentContext();
+      if (context == null) {
+        giveUp(response, answer);
+      } else {
+        context.runOnContext(next -> giveUp(response, answer));
       }
-      // the rest of the body would be left on the module's connection: it is not reused
-      abandon(answer.request());
     });
     return Future.succeededFuture();
+  }
+
+  /**
+   * Ends a relay that failed. The status line is already out, so the only honest signal left to the caller is a
+   * broken connection. The module's request is reset (its connection closed) only if its answer has still not
+   * ended once the part received before has been discarded (its end comes behind that part): an answer that has
+   * ended is not, as Vert.x would close its connection, which by then may carry another caller's request
+   * (eclipse-vertx/vert.x#6294; that caller would get a 502).
+   */
+  private static void giveUp(HttpServerResponse response, HttpClientResponse answer) {
+    if (!response.ended()) {
+      response.reset();
+    }
+    if (!answer.end().isComplete()) {
+      abandon(answer.request());
+    }
+  }
+
+  /**
+   * Streams a body with back-pressure; if either side fails, the relay resets the other, and the body is never
+   * ended. Vert.x's pipe would end it: a body cut short would then look whole to the module (a truncated chunked
+   * upload) or to the caller (a truncated chunked answer). And ending it is a write from within the failed write's
+   * notification: on a caller's connection that is already closing, Netty's HTTP/1 encoder still holds the
+   * buffers of the failed write and hands them to the closed channel a second time, which releases them a second
+   * time (IllegalReferenceCountException; a pooled buffer freed twice may be another connection's by then).
+   */
+  private static <T> Future<Void> relayBody(ReadStream<T> body, WriteStream<T> to) {
+    return body.pipe().endOnFailure(false).to(to);
   }
 
   /** Resets a request this sidecar gives up on; its module connection is closed, not reused. */
