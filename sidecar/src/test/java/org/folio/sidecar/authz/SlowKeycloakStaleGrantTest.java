@@ -31,7 +31,7 @@ class SlowKeycloakStaleGrantTest {
   private final DecisionCache cache = new DecisionCache(keycloak, config, new SimpleMeterRegistry(), ticker,
     Runnable::run, bound -> bound - 1, timers);
   private final AuthorizationRequest grant = new AuthorizationRequest("t1", "/a#GET",
-    new VerifiedToken("raw", "t1", "app", "u1", "u1", "s1", Long.MAX_VALUE));
+    new VerifiedToken("raw", "t1", "app", "u1", "u1", "s1", Long.MAX_VALUE, 0));
 
   private ControlledKeycloak.Call lastCall() {
     return keycloak.pending.get(keycloak.pending.size() - 1);
