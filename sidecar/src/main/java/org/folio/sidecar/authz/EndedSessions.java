@@ -57,19 +57,27 @@ final class EndedSessions {
       .expireAfterWrite(config.endedSessionTtl()).ticker(ticker).executor(Runnable::run)
       .<SessionRef, Boolean>evictionListener((session, ended, cause) -> {
         if (session != null && cause == RemovalCause.SIZE) {
-          overflowed.put(session.tenant(), Boolean.TRUE);
-          lastOverflowNanos = this.ticker.read();
+          overflowed(session.tenant());
         }
       }).build();
     // kept as long as a session: after that every token issued before the logout-all has expired
     this.loggedOutAt = Caffeine.newBuilder().maximumSize(config.endedSessionsMaxSize())
       .expireAfterWrite(config.endedSessionTtl().plus(config.clockSkew())).ticker(ticker).executor(Runnable::run)
-      .build();
+      .<UserRef, Long>evictionListener((user, at, cause) -> {
+        if (user != null && cause == RemovalCause.SIZE) {
+          overflowed(user.tenant());
+        }
+      }).build();
     Gauge.builder("sidecar.authz.ended.sessions", sessions, cache -> cache.estimatedSize())
       .description("ended sessions remembered (logout events, Keycloak's inactive-session answers)")
       .register(registry);
     Gauge.builder("sidecar.authz.ended.users", loggedOutAt, cache -> cache.estimatedSize())
       .description("users remembered as logged out everywhere (logout-all events)").register(registry);
+  }
+
+  private void overflowed(String tenant) {
+    overflowed.put(tenant, Boolean.TRUE);
+    lastOverflowNanos = ticker.read();
   }
 
   State of(String tenant, VerifiedToken token) {
