@@ -44,9 +44,9 @@ public class DecisionCacheHitBenchmark {
       ConfigMappings.load(AuthzCacheConfig.class, Map.of()),
       new SimpleMeterRegistry(), Ticker.systemTicker());
     var user = new VerifiedToken("raw", "diku", "diku-login-application", "diku_admin",
-      "2c8a7f4e-6f7b-4a36-9a51-0e4bb3a7c9d2", "5d2f0b6e-1a2b-4c3d-8e9f-0a1b2c3d4e5f", 1_800_000_000L);
+      "2c8a7f4e-6f7b-4a36-9a51-0e4bb3a7c9d2", "5d2f0b6e-1a2b-4c3d-8e9f-0a1b2c3d4e5f", 1_800_000_000L, 0);
     var service = new VerifiedToken("raw", "diku", "sidecar-module-access-client", "3f1e2d3c", null, null,
-      1_800_000_000L);
+      1_800_000_000L, 0);
     userRequest = new AuthorizationRequest("diku", "/circulation/check-out-by-barcode#POST", user);
     serviceRequest = new AuthorizationRequest("diku", "/inventory/items/{id}#GET", service);
     cache.decide(userRequest);

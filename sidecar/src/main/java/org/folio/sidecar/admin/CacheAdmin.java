@@ -114,7 +114,7 @@ public class CacheAdmin {
 
   private static JsonObject describe(CacheLookup.Entry entry) {
     return new JsonObject().put("permission", entry.permission()).put("client", entry.clientId())
-      .put("user", entry.userId()).put("session", entry.sessionId())
+      .put("user", entry.userId())
       .put("decision",
         entry.decision() == null ? "loading" : entry.decision().name().toLowerCase(java.util.Locale.ROOT))
       .put("ageSeconds", seconds(entry.age()))

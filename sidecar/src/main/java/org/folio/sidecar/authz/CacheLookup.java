@@ -17,7 +17,7 @@ public record CacheLookup(int total, List<Entry> entries) {
    * One decision. {@code decision} is null while Keycloak's answer is awaited; {@code recheckIn} is when a use
    * re-checks a grant (zero: its next use does), null for a denial or a decision still loading.
    */
-  public record Entry(String permission, String clientId, @Nullable String userId, @Nullable String sessionId,
-    @Nullable Decision decision, @Nullable Duration age, @Nullable Duration recheckIn, @Nullable Duration expiresIn) {
+  public record Entry(String permission, String clientId, @Nullable String userId, @Nullable Decision decision,
+    @Nullable Duration age, @Nullable Duration recheckIn, @Nullable Duration expiresIn) {
   }
 }

@@ -16,6 +16,7 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.Random;
 import java.util.Set;
@@ -33,13 +34,17 @@ import org.folio.sidecar.config.CacheBudget;
 import org.folio.sidecar.config.CacheBudgets;
 import org.folio.sidecar.error.SidecarError;
 import org.folio.sidecar.time.Timers;
+import org.folio.sidecar.token.VerifiedToken;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Decisions cached per {@link DecisionKey}, so a refreshed token hits. Concurrent misses of one key share one
- * Keycloak call; grants in use are re-checked in the background before they expire; while Keycloak is
- * unreachable or slow, grants keep serving up to a maximum staleness without waiting for it. Secondary indexes (session, user, tenant) let
- * a logout or a tenant change drop exactly its entries without scanning the cache.
+ * Decisions cached per {@link DecisionKey}, so a refreshed token and a user's next session hit. Sessions that
+ * ended are held apart ({@link EndedSessions}) and checked first: a token of one is refused as Keycloak refuses it,
+ * whatever the cache holds for its user. Concurrent misses of one key share one Keycloak call; grants in use are
+ * re-checked in the background before they expire; while Keycloak is unreachable or slow, grants keep serving up to
+ * a maximum staleness without waiting for it, but never because this sidecar's own Keycloak calls are queued.
+ * Secondary indexes (user, tenant) let a logout-all or a tenant change drop exactly its entries without scanning the
+ * cache.
  *
  * <p>The indexes hold exactly the keys the cache holds, loads in flight included, because each change of an
  * entry and of its index entries happens in one atomic operation on that key: an entry is indexed when it is
@@ -56,22 +61,28 @@ public final class DecisionCache implements AuthorizationCache {
 
   private static final Future<Decision> PERMIT = Future.succeededFuture(Decision.PERMIT);
   private static final Future<Decision> DENY = Future.succeededFuture(Decision.DENY);
+  private static final Future<Decision> UNAUTHENTICATED = Future.succeededFuture(Decision.UNAUTHENTICATED);
   /** Timers that never fire: a stale grant waits for its re-check's answer, however late (unit tests). */
   private static final Timers PATIENT = (delay, task) -> () -> {
   };
 
   /**
-   * A decision, when Keycloak made it and the age after which a use re-checks it; {@code recheck} is the one Keycloak call re-checking it (refresh
-   * ahead, or a re-check past its TTL), shared by every caller that needs it. {@code removed} is set when the
+   * A decision, when Keycloak made it and the age after which a use re-checks it; {@code recheck} is the one
+   * Keycloak call re-checking it (refresh ahead, or a re-check past its TTL), shared by every caller that needs it. {@code removed} is set when the
    * entry is evicted or invalidated, before it leaves the map: Caffeine's lock-free reads can still find an
    * entry while its eviction (and so its un-indexing) is under way, after a logout that no longer saw it in the
    * index has returned; such a read must not be served.
    */
   record Cached(Decision decision, long decidedAtNanos, long refreshAgeNanos,
-    AtomicReference<Future<Decision>> recheck, AtomicBoolean removed) {
+    AtomicReference<@Nullable Recheck> recheck, AtomicBoolean removed) {
   }
 
-  record SessionRef(String tenant, String sessionId) {
+  /**
+   * A re-check: its answer, {@code sent} once its call has left this sidecar's queue for Keycloak (only then is a
+   * late answer Keycloak being slow), and the session whose token it asked with (a "not active" answer is about
+   * that session alone).
+   */
+  record Recheck(Future<Decision> answer, Future<Void> sent, @Nullable String sessionId) {
   }
 
   record UserRef(String tenant, String userId) {
@@ -86,10 +97,11 @@ public final class DecisionCache implements AuthorizationCache {
   private final long allowTtlNanos;
   private final long allowLifetimeNanos;
   private final long denyLifetimeNanos;
-  private final Map<SessionRef, Set<DecisionKey>> bySession = new ConcurrentHashMap<>();
   private final Map<UserRef, Set<DecisionKey>> byUser = new ConcurrentHashMap<>();
   private final Map<String, Set<DecisionKey>> byTenant = new ConcurrentHashMap<>();
   private final Counter staleServed;
+  private final Counter endedRefused;
+  private final EndedSessions ended;
   private final Counter refreshes;
   private final LongUnaryOperator jitter;
   private final Timers timers;
@@ -141,7 +153,7 @@ public final class DecisionCache implements AuthorizationCache {
     this.cache = budget
       .<DecisionKey, Cached>apply(Caffeine.newBuilder(), (key, cached) -> CacheBudgets.DECISION_OVERHEAD
         + CacheBudget.bytesOf(key.tenant()) + CacheBudget.bytesOf(key.clientId()) + CacheBudget.bytesOf(key.userId())
-        + CacheBudget.bytesOf(key.sessionId()) + CacheBudget.bytesOf(key.permission()))
+        + CacheBudget.bytesOf(key.permission()))
       .ticker(ticker)
       .executor(executor)
       .expireAfter(Expiry.<DecisionKey, Cached>writing(
@@ -154,6 +166,9 @@ public final class DecisionCache implements AuthorizationCache {
     budget.gauge(registry, cache.synchronous());
     this.staleServed = Counter.builder("sidecar.authz.decisions.stale.served")
       .description("grants served past their TTL because Keycloak was unreachable or slow").register(registry);
+    this.ended = new EndedSessions(config, ticker, registry);
+    this.endedRefused = Counter.builder("sidecar.authz.ended.sessions.refused")
+      .description("requests of ended sessions refused without asking Keycloak").register(registry);
     this.refreshes = Counter.builder("sidecar.authz.decisions.refreshes")
       .description("background re-checks of grants in use").register(registry);
     // read on each scrape, never on a request: a scan of the cache, which a 30-s scrape interval makes cheap
@@ -193,6 +208,19 @@ public final class DecisionCache implements AuthorizationCache {
 
   @Override
   public Future<Decision> decide(AuthorizationRequest request) {
+    switch (ended.of(request.tenant(), request.token())) {
+      case ENDED -> {
+        endedRefused.increment();
+        return UNAUTHENTICATED;
+      }
+      // Keycloak alone can tell whether the session outlived a logout-all: neither served nor cached
+      case UNSURE -> {
+        return uncached(request);
+      }
+      case LIVE -> {
+        // the cache below
+      }
+    }
     var key = DecisionKey.of(request.tenant(), request.permission(), request.token());
     var present = entries.get(key);
     if (present != null && present.isDone() && !present.isCompletedExceptionally()) {
@@ -203,7 +231,7 @@ public final class DecisionCache implements AuthorizationCache {
       long age = ticker.read() - cached.decidedAtNanos();
       if (cached.decision() != Decision.PERMIT) {
         stats.recordHits(1);
-        return cached.decision() == Decision.DENY ? DENY : Future.succeededFuture(cached.decision());
+        return cached.decision() == Decision.DENY ? DENY : UNAUTHENTICATED;
       }
       if (age < cached.refreshAgeNanos()) {
         stats.recordHits(1);
@@ -218,12 +246,48 @@ public final class DecisionCache implements AuthorizationCache {
     }
     // a caller that joined another's call sees its failure through thenCompose, wrapped in a CompletionException:
     // unwrapped, an outage stays the 503 it is instead of an internal error (found by load/run-faults.sh)
-    return Future.fromCompletionStage(insert(key, request)).map(Cached::decision).recover(DecisionCache::unwrapped);
+    return Future.fromCompletionStage(insert(key, request)).map(Cached::decision)
+      .recover(error -> afterFailedLoad(request, error));
   }
 
-  private static <T> Future<T> unwrapped(Throwable error) {
-    var cause = error.getCause();
-    return Future.failedFuture(error instanceof CompletionException && cause != null ? cause : error);
+  /**
+   * A load failed: an outage stays the 503 it is; a load Keycloak answered "not active" for another session of
+   * the user (sharing the key, this caller joined it) says nothing of this caller's session, which asks again.
+   */
+  private Future<Decision> afterFailedLoad(AuthorizationRequest request, Throwable error) {
+    var cause = error instanceof CompletionException && error.getCause() != null ? error.getCause() : error;
+    if (cause instanceof SessionNotActive inactive) {
+      return inactive.sessionId().equals(request.token().sessionId()) ? UNAUTHENTICATED : decide(request);
+    }
+    return Future.failedFuture(cause);
+  }
+
+  /**
+   * Keycloak answered that the token's session is not active: the session joins the ended sessions, so it costs
+   * Keycloak this one call, however often it is used again. A service token has no session to end.
+   */
+  private boolean endIfInactive(AuthorizationRequest request, Decision decision) {
+    var sessionId = request.token().sessionId();
+    if (decision != Decision.UNAUTHENTICATED || sessionId == null) {
+      return false;
+    }
+    ended.endSession(request.tenant(), sessionId);
+    return true;
+  }
+
+  /** Keycloak answered "not active" for the session of the call a load made; stackless, it is an expected answer. */
+  private static final class SessionNotActive extends RuntimeException {
+
+    private final String sessionId;
+
+    SessionNotActive(String sessionId) {
+      super("session not active", null, false, false);
+      this.sessionId = sessionId;
+    }
+
+    String sessionId() {
+      return sessionId;
+    }
   }
 
   /**
@@ -244,11 +308,14 @@ public final class DecisionCache implements AuthorizationCache {
         : CompletableFuture.completedFuture(cached));
     }
     keycloak.decide(request).onComplete(result -> {
-      if (result.succeeded()) {
+      if (result.succeeded() && !endIfInactive(request, result.result())) {
         created.complete(cached(result.result()));
       } else {
+        // "not active" is an answer about the asking session, not a decision for the user: nothing is cached
         removeIfSame(key, created);
-        created.completeExceptionally(result.cause());
+        created.completeExceptionally(result.succeeded()
+          ? new SessionNotActive(Objects.requireNonNull(request.token().sessionId()))
+          : result.cause());
       }
     });
     return created;
@@ -265,57 +332,73 @@ public final class DecisionCache implements AuthorizationCache {
       new AtomicBoolean());
   }
 
-  /** A decision for one caller, not cached: the entry it found was being removed as it read it. */
+  /**
+   * A decision for one caller, not cached: the entry it found was being removed as it read it, or a logout-all
+   * of its user leaves its session in doubt.
+   */
   private Future<Decision> uncached(AuthorizationRequest request) {
     stats.recordMisses(1);
-    return keycloak.decide(request);
+    return keycloak.decide(request).onSuccess(decision -> endIfInactive(request, decision));
   }
 
   /**
    * The entry's re-check: the one in flight, else a new Keycloak call whose answer replaces the entry (if it
    * is still the cached one). A failed re-check is forgotten, so the next caller past refresh-after tries again.
    */
-  private Future<Decision> recheck(DecisionKey key, CompletableFuture<Cached> entry, Cached cached,
+  private Recheck recheck(DecisionKey key, CompletableFuture<Cached> entry, Cached cached,
     AuthorizationRequest request) {
     var running = cached.recheck().get();
     if (running != null) {
       return running;
     }
-    var promise = Promise.<Decision>promise();
-    if (!cached.recheck().compareAndSet(null, promise.future())) {
+    var answer = Promise.<Decision>promise();
+    var sent = Promise.<Void>promise();
+    var recheck = new Recheck(answer.future(), sent.future(), request.token().sessionId());
+    if (!cached.recheck().compareAndSet(null, recheck)) {
       // another caller started one meanwhile (which may even have finished and been forgotten): look again
       return recheck(key, entry, cached, request);
     }
     refreshes.increment();
-    keycloak.decide(request).onComplete(result -> {
-      if (result.succeeded()) {
+    keycloak.decide(request, () -> sent.tryComplete()).onComplete(result -> {
+      if (result.succeeded() && !endIfInactive(request, result.result())) {
         replaceIfSame(key, entry, result.result());
       } else {
+        // a failure, or "not active" said of the asking session only: the grant stays for the user's others
         cached.recheck().set(null);
       }
-      promise.handle(result);
+      sent.tryComplete();
+      answer.handle(result);
     });
-    return promise.future();
+    return recheck;
   }
 
   /**
-   * A grant past its TTL: ask again; if Keycloak cannot answer, or not within the stale wait, the grant serves
-   * until its staleness runs out (a late answer still replaces the entry). A request that finds the re-check
-   * already running is served at once: Keycloak has not answered another request yet, it would only queue.
+   * A grant past its TTL: ask again; if Keycloak does not answer (unreachable, or not within the stale wait once
+   * it has the call), the grant serves until its staleness runs out (a late answer still replaces the entry). A
+   * request that finds the re-check already at Keycloak is served at once: Keycloak has not answered another
+   * request yet, it would only queue. A re-check still waiting in this sidecar's own queue is waited for, and a
+   * full queue is a 503: being busy here is not Keycloak being unreachable, and a session Keycloak would refuse
+   * must not be served meanwhile.
    */
   private Future<Decision> recheckStale(DecisionKey key, CompletableFuture<Cached> entry, Cached cached,
     AuthorizationRequest request) {
     stats.recordMisses(1);
     var running = cached.recheck().get();
-    if (running != null && !running.isComplete()) {
+    if (running != null && running.sent().isComplete() && !running.answer().isComplete()) {
       staleServed.increment();
       return PERMIT;
     }
-    return patiently(recheck(key, entry, cached, request)).transform(result -> {
+    var recheck = recheck(key, entry, cached, request);
+    return patiently(recheck).transform(result -> {
       if (result.succeeded()) {
-        return Future.succeededFuture(result.result());
+        var decision = result.result();
+        // "not active" said of another session of the user, whose re-check this caller shared: it asks for itself
+        return decision == Decision.UNAUTHENTICATED
+          && !Objects.equals(recheck.sessionId(), request.token().sessionId())
+            ? decide(request)
+            : Future.succeededFuture(decision);
       }
-      if (result.cause() instanceof SidecarError error && error.status() == 503 && entries.get(key) == entry) {
+      if (KeycloakUnreachable.is(result.cause()) && entries.get(key) == entry) {
         staleServed.increment();
         return PERMIT;
       }
@@ -323,17 +406,20 @@ public final class DecisionCache implements AuthorizationCache {
     });
   }
 
-  /** The answer, or a 503 once the stale wait has run out first. */
-  private Future<Decision> patiently(Future<Decision> answer) {
+  /** The answer, or a 503 once the stale wait has run out first, counted from when Keycloak has the call. */
+  private Future<Decision> patiently(Recheck recheck) {
+    var answer = recheck.answer();
     if (answer.isComplete()) {
       return answer;
     }
     var patient = Promise.<Decision>promise();
+    var cancel = new AtomicReference<Runnable>(() -> {
+    });
     // the stale wait ran out: to the grant past its TTL, Keycloak is as good as unreachable for now
-    var cancel = timers.schedule(staleWait, () -> patient.tryFail(SidecarError.keycloakUnavailable(
-      "Keycloak slower than SIDECAR_AUTHZ_CACHE_STALE_WAIT")));
+    recheck.sent().onSuccess(sent -> cancel.set(timers.schedule(staleWait, () -> patient.tryFail(
+      KeycloakUnreachable.error("Keycloak slower than SIDECAR_AUTHZ_CACHE_STALE_WAIT", null)))));
     answer.onComplete(result -> {
-      cancel.run();
+      Objects.requireNonNull(cancel.get()).run();
       if (result.succeeded()) {
         patient.tryComplete(result.result());
       } else {
@@ -372,9 +458,6 @@ public final class DecisionCache implements AuthorizationCache {
 
   private void index(DecisionKey key) {
     addTo(byTenant, key.tenant(), key);
-    if (key.sessionId() != null) {
-      addTo(bySession, new SessionRef(key.tenant(), key.sessionId()), key);
-    }
     if (key.userId() != null) {
       addTo(byUser, new UserRef(key.tenant(), key.userId()), key);
     }
@@ -382,9 +465,6 @@ public final class DecisionCache implements AuthorizationCache {
 
   private void unindex(DecisionKey key) {
     removeFrom(byTenant, key.tenant(), key);
-    if (key.sessionId() != null) {
-      removeFrom(bySession, new SessionRef(key.tenant(), key.sessionId()), key);
-    }
     if (key.userId() != null) {
       removeFrom(byUser, new UserRef(key.tenant(), key.userId()), key);
     }
@@ -406,9 +486,36 @@ public final class DecisionCache implements AuthorizationCache {
     });
   }
 
+  /** A session ends; its user's decisions stay, for the user's other sessions. */
+  @Override
+  public void sessionEnded(String tenant, String sessionId) {
+    ended.endSession(tenant, sessionId);
+  }
+
+  /**
+   * The user's sessions up to the logout-all end, and the user's decisions go: a logout-all often comes with a
+   * change to the user (a password reset, a block), so the next session asks Keycloak anew.
+   */
+  @Override
+  public int userLoggedOut(String tenant, String userId, long atEpochMillis) {
+    ended.endUser(tenant, userId, atEpochMillis / 1000);
+    return invalidateUser(tenant, userId);
+  }
+
+  @Override
+  public boolean sessionEnded(VerifiedToken token) {
+    return ended.of(token.tenant(), token) == EndedSessions.State.ENDED;
+  }
+
+  private static SidecarError sessionNotInKey() {
+    return SidecarError.badRequest("Decisions are kept per user, not per session (docs/authorization-cache.md): "
+      + "give user");
+  }
+
+  /** Decisions are kept per user: a session has none of its own to flush. */
   @Override
   public int invalidateSession(String tenant, String sessionId) {
-    return invalidate(bySession.get(new SessionRef(tenant, sessionId)));
+    throw sessionNotInKey();
   }
 
   @Override
@@ -428,9 +535,10 @@ public final class DecisionCache implements AuthorizationCache {
 
   @Override
   public Optional<CacheLookup> lookup(String tenant, @Nullable String userId, @Nullable String sessionId, int limit) {
-    var keys = sessionId != null
-      ? bySession.get(new SessionRef(tenant, sessionId))
-      : userId != null ? byUser.get(new UserRef(tenant, userId)) : byTenant.get(tenant);
+    if (sessionId != null) {
+      throw sessionNotInKey();
+    }
+    var keys = userId != null ? byUser.get(new UserRef(tenant, userId)) : byTenant.get(tenant);
     if (keys == null) {
       return Optional.of(new CacheLookup(0, List.of()));
     }
@@ -438,10 +546,6 @@ public final class DecisionCache implements AuthorizationCache {
     var found = new ArrayList<CacheLookup.Entry>();
     int total = 0;
     for (var key : keys) {
-      // a session look-up by tenant and session id also matches the session's user; a user look-up, its sessions
-      if (userId != null && !userId.equals(key.userId())) {
-        continue;
-      }
       var entry = entries.get(key);
       if (entry == null) {
         continue;
@@ -456,14 +560,13 @@ public final class DecisionCache implements AuthorizationCache {
 
   private CacheLookup.Entry describe(DecisionKey key, CompletableFuture<Cached> entry, long now) {
     if (!entry.isDone() || entry.isCompletedExceptionally()) {
-      return new CacheLookup.Entry(key.permission(), key.clientId(), key.userId(), key.sessionId(), null, null, null,
-        null);
+      return new CacheLookup.Entry(key.permission(), key.clientId(), key.userId(), null, null, null, null);
     }
     var cached = entry.join();
     long age = now - cached.decidedAtNanos();
     boolean grant = cached.decision() == Decision.PERMIT;
     long lifetime = grant ? allowLifetimeNanos : denyLifetimeNanos;
-    return new CacheLookup.Entry(key.permission(), key.clientId(), key.userId(), key.sessionId(), cached.decision(),
+    return new CacheLookup.Entry(key.permission(), key.clientId(), key.userId(), cached.decision(),
       Duration.ofNanos(age), grant ? Duration.ofNanos(Math.max(0, cached.refreshAgeNanos() - age)) : null,
       Duration.ofNanos(Math.max(0, lifetime - age)));
   }
@@ -499,14 +602,16 @@ public final class DecisionCache implements AuthorizationCache {
     return Set.copyOf(entries.keySet());
   }
 
-  /** The keys in the tenant, session and user indexes; for tests. */
-  Set<DecisionKey> indexedKeys(boolean tenants, boolean sessions, boolean users) {
+  /** How many ended sessions are remembered, after pending maintenance; for tests. */
+  long endedSessions() {
+    return ended.sessionCount();
+  }
+
+  /** The keys in the tenant and user indexes; for tests. */
+  Set<DecisionKey> indexedKeys(boolean tenants, boolean users) {
     var keys = new HashSet<DecisionKey>();
     if (tenants) {
       byTenant.values().forEach(keys::addAll);
-    }
-    if (sessions) {
-      bySession.values().forEach(keys::addAll);
     }
     if (users) {
       byUser.values().forEach(keys::addAll);

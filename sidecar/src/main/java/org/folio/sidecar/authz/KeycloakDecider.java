@@ -85,6 +85,12 @@ public class KeycloakDecider implements AuthorizationDecider {
 
   @Override
   public Future<Decision> decide(AuthorizationRequest request) {
+    return decide(request, () -> {
+    });
+  }
+
+  @Override
+  public Future<Decision> decide(AuthorizationRequest request, Runnable sent) {
     var tenant = request.tenant();
     var form = MultiMap.caseInsensitiveMultiMap()
       .add("grant_type", UMA_GRANT)
@@ -98,14 +104,19 @@ public class KeycloakDecider implements AuthorizationDecider {
       t -> baseUrl + "/realms/" + t + "/protocol/openid-connect/token"))
       .traceOperation(Tracing.OPERATION_DECISION)
       .putHeader("Authorization", "Bearer " + request.token().raw());
-    return calls.send(post, uma -> uma.sendForm(form)).transform(result -> {
+    return calls.send(post, uma -> uma.sendForm(form), sent).transform(result -> {
       if (result.failed()) {
-        var outcome = switch (KeycloakCalls.classify(result.cause())) {
+        var cause = result.cause();
+        var outcome = switch (KeycloakCalls.classify(cause)) {
           case TIMEOUT -> Outcome.TIMEOUT;
           case REFUSED -> Outcome.REFUSED;
           case ERROR -> Outcome.ERROR;
         };
-        return failed(outcome, started, calls.describe(result.cause()));
+        var reason = calls.describe(cause);
+        // never asked: this sidecar is busy, which serves no grant stale
+        return failed(outcome, started, reason, KeycloakCalls.isBusy(cause)
+          ? SidecarError.keycloakUnavailable(reason).causedBy(cause)
+          : KeycloakUnreachable.error(reason, cause));
       }
       var response = result.result();
       return switch (response.statusCode()) {
@@ -121,7 +132,12 @@ public class KeycloakDecider implements AuthorizationDecider {
         case 401 -> decided(Outcome.UNAUTHENTICATED, Decision.UNAUTHENTICATED, started);
         case 404 -> failed(Outcome.MISCONFIGURED, started, "Keycloak answered 404 for the token endpoint of realm "
           + tenant + ": no such realm, or KC_URL is wrong");
-        default -> failed(Outcome.ERROR, started, "Keycloak answered " + response.statusCode());
+        default -> {
+          var reason = "Keycloak answered " + response.statusCode();
+          yield failed(Outcome.ERROR, started, reason, response.statusCode() >= 500
+            ? KeycloakUnreachable.error(reason, null)
+            : SidecarError.keycloakUnavailable(reason));
+        }
       };
     });
   }
@@ -146,10 +162,15 @@ public class KeycloakDecider implements AuthorizationDecider {
   }
 
   private Future<Decision> failed(Outcome outcome, long started, String reason) {
+    return failed(outcome, started, reason, SidecarError.keycloakUnavailable(reason));
+  }
+
+  private Future<Decision> failed(Outcome outcome, long started, String reason, SidecarError error) {
     record(outcome, started);
     failureLog.warn(outcome.label, "Keycloak authorization " + outcome.label + ": " + reason
-      + "; decisions not cached answer 503, cached grants serve up to SIDECAR_AUTHZ_CACHE_MAX_STALENESS");
-    return Future.failedFuture(SidecarError.keycloakUnavailable(reason));
+      + "; decisions not cached answer 503, cached grants serve up to SIDECAR_AUTHZ_CACHE_MAX_STALENESS only while "
+      + "Keycloak does not answer");
+    return Future.failedFuture(error);
   }
 
   private void record(Outcome outcome, long started) {

@@ -13,6 +13,7 @@ import java.util.Optional;
 import org.folio.sidecar.config.AuthzCacheConfig;
 import org.folio.sidecar.config.CacheBudget;
 import org.folio.sidecar.config.CacheBudgets;
+import org.folio.sidecar.token.VerifiedToken;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -72,6 +73,22 @@ public final class LegacyDecisionCache implements AuthorizationCache {
         cache.put(cacheKey, ttl);
       }
     });
+  }
+
+  @Override
+  public void sessionEnded(String tenant, String sessionId) {
+    removeKeysContaining(sessionId);
+  }
+
+  @Override
+  public int userLoggedOut(String tenant, String userId, long atEpochMillis) {
+    return removeKeysContaining(userId);
+  }
+
+  /** Upstream remembers no ended session: its token is let through wherever Keycloak is not asked. */
+  @Override
+  public boolean sessionEnded(VerifiedToken token) {
+    return false;
   }
 
   @Override

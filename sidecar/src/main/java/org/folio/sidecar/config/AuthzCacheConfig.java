@@ -76,6 +76,31 @@ public interface AuthzCacheConfig {
   Duration staleWait();
 
   /**
+   * SIDECAR_AUTHZ_CACHE_ENDED_SESSIONS_MAX_SIZE: how many ended sessions (logout events, Keycloak's "not active"
+   * answers) and users logged out everywhere are remembered at most, each; decisions are kept per user, so these
+   * are what refuses a token of an ended session. Past the bound the least used are forgotten, and such a
+   * session's token is refused again at its next Keycloak call.
+   */
+  @WithDefault("100000")
+  long endedSessionsMaxSize();
+
+  /**
+   * SIDECAR_AUTHZ_CACHE_ENDED_SESSION_TTL: how long an ended session is remembered: the longest access token
+   * lifespan of the realms (FOLIO's {@code accessTokenLifespan}, 600 s), after which every token of the session
+   * has expired and is refused by its signature check.
+   */
+  @WithDefault("10m")
+  Duration endedSessionTtl();
+
+  /**
+   * SIDECAR_AUTHZ_CACHE_CLOCK_SKEW: how far apart the clocks of Keycloak and mod-login-keycloak may be. A token of
+   * a user issued within this of a logout-all of the user is neither refused nor served from cache: Keycloak
+   * decides it, as it cannot be told whether it is of a session the logout-all ended or of a later login.
+   */
+  @WithDefault("10s")
+  Duration clockSkew();
+
+  /**
    * KC_AUTHORIZATION_CACHE_MAX_SIZE: legacy mode's size bound; upstream v3.0.18's application.properties says 250
    * (its README's 50 is stale: that is its token cache's size).
    */

@@ -104,6 +104,11 @@ public class ConfigValidator {
   private void validateCache(List<String> problems) {
     requirePositive("SIDECAR_AUTHZ_CACHE_MAX_SIZE", cache.maxSize(), problems);
     requirePositive("SIDECAR_AUTHZ_CACHE_ALLOW_TTL", cache.allowTtl().toMillis(), problems);
+    requirePositive("SIDECAR_AUTHZ_CACHE_ENDED_SESSIONS_MAX_SIZE", cache.endedSessionsMaxSize(), problems);
+    requirePositive("SIDECAR_AUTHZ_CACHE_ENDED_SESSION_TTL", cache.endedSessionTtl().toMillis(), problems);
+    if (cache.clockSkew().isNegative()) {
+      problems.add("SIDECAR_AUTHZ_CACHE_CLOCK_SKEW (" + cache.clockSkew() + ") must not be negative");
+    }
     if (cache.refreshAfter().compareTo(cache.allowTtl()) >= 0) {
       problems.add("SIDECAR_AUTHZ_CACHE_REFRESH_AFTER (" + cache.refreshAfter() + ") must be shorter than "
         + "SIDECAR_AUTHZ_CACHE_ALLOW_TTL (" + cache.allowTtl() + ")");

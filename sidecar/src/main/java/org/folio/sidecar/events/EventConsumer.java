@@ -160,7 +160,10 @@ public class EventConsumer {
   private void apply(ConsumerRecord<String, String> record) {
     PlatformEvent event;
     try {
-      event = PlatformEvent.parse(config.env(), record.topic(), record.value());
+      // a record without a timestamp (-1, an old producer) takes the time it is read: a later watermark than the
+      // logout's, so it ends more sessions, never fewer
+      long at = record.timestamp() < 0 ? System.currentTimeMillis() : record.timestamp();
+      event = PlatformEvent.parse(config.env(), record.topic(), record.value(), at);
     } catch (IllegalArgumentException e) {
       // the payload is not echoed: a malformed event could carry anything
       LOGGER.warnf("Skipped malformed event at %s-%d@%d: %s", record.topic(), record.partition(), record.offset(),

@@ -15,7 +15,8 @@ import org.jboss.logging.Logger;
 /**
  * What each platform event changes: discovery → routes reloaded, entitlement → tenant set changed (a revoke also
  * drops the tenant's cached decisions and token; an upgrade rebuilds the tenant's egress table with tenant-scoped
- * routing), logout → the session's or user's cached decisions dropped.
+ * routing), logout → the session ended (a logout-all: the user's sessions until then, and the user's decisions
+ * dropped).
  */
 @Singleton
 class EventEffects implements EventHandler {
@@ -86,10 +87,10 @@ class EventEffects implements EventHandler {
         var session = logout.sessionId();
         // a session logout that names no session ends them all: forgetting too much costs a Keycloak call
         if (logout.allSessions() || session == null) {
-          decisions.invalidateUser(logout.tenant(), logout.userId());
+          decisions.userLoggedOut(logout.tenant(), logout.userId(), logout.atEpochMillis());
           impersonation.invalidateUser(logout.tenant(), logout.userId());
         } else {
-          decisions.invalidateSession(logout.tenant(), session);
+          decisions.sessionEnded(logout.tenant(), session);
           impersonation.invalidateSession(logout.tenant(), logout.userId(), session);
         }
         if (logout.userId() != null) {

@@ -24,16 +24,25 @@ public sealed interface PlatformEvent {
     }
   }
 
-  /** A session ended ({@code LOGOUT}) or all of a user's ({@code LOGOUT_ALL}): {@code <ENV>.<tenant>.mod-login-keycloak.logout}. */
-  record Logout(String tenant, String userId, @Nullable String sessionId, String type) implements PlatformEvent {
+  /**
+   * A session ended ({@code LOGOUT}) or all of a user's ({@code LOGOUT_ALL}): {@code <ENV>.<tenant>.mod-login-keycloak.logout}.
+   * {@code atEpochMillis} is the record's timestamp: mod-login-keycloak sends the event before it asks Keycloak to
+   * end the sessions, so every token of an ended session was issued before it (within the clocks' skew).
+   */
+  record Logout(String tenant, String userId, @Nullable String sessionId, String type, long atEpochMillis)
+    implements
+      PlatformEvent {
 
     public boolean allSessions() {
       return "LOGOUT_ALL".equals(type);
     }
   }
 
-  /** Parses a record of {@code topic}; throws IllegalArgumentException for anything malformed. */
-  static PlatformEvent parse(String env, String topic, String payload) {
+  /**
+   * Parses a record of {@code topic} written at {@code timestampMillis}; throws IllegalArgumentException for
+   * anything malformed.
+   */
+  static PlatformEvent parse(String env, String topic, String payload, long timestampMillis) {
     JsonObject json;
     try {
       json = new JsonObject(payload == null ? "" : payload);
@@ -55,10 +64,10 @@ public sealed interface PlatformEvent {
       var tenant = topic.substring(env.length() + 1, topic.length() - suffix.length());
       var type = required(json, "type");
       if (type.equals("LOGOUT")) {
-        return new Logout(tenant, json.getString("userId"), required(json, "sessionId"), type);
+        return new Logout(tenant, json.getString("userId"), required(json, "sessionId"), type, timestampMillis);
       }
       if (type.equals("LOGOUT_ALL")) {
-        return new Logout(tenant, required(json, "userId"), null, type);
+        return new Logout(tenant, required(json, "userId"), null, type, timestampMillis);
       }
       throw new IllegalArgumentException("unknown logout type " + type);
     }

@@ -3,7 +3,7 @@ package org.folio.sidecar.ingress;
 import io.vertx.core.Future;
 import io.vertx.core.MultiMap;
 import jakarta.inject.Singleton;
-import org.folio.sidecar.authz.AuthorizationDecider;
+import org.folio.sidecar.authz.AuthorizationCache;
 import org.folio.sidecar.authz.AuthorizationRequest;
 import org.folio.sidecar.authz.DesiredPermissions;
 import org.folio.sidecar.config.ModuleConfig;
@@ -33,9 +33,10 @@ import org.jspecify.annotations.Nullable;
 public class IngressHandler {
 
   private static final String BEARER = "bearer ";
+  private static final String NOT_ACCEPTED = "token not accepted by Keycloak";
 
   private final TokenVerifier tokenVerifier;
-  private final AuthorizationDecider decider;
+  private final AuthorizationCache decider;
   private final RequestForwarder forwarder;
   private final SelfSignature selfSignature;
   private final TenantEntitlements entitlements;
@@ -49,7 +50,7 @@ public class IngressHandler {
   private final Peers peers;
   private final TenantInstalls installs;
 
-  IngressHandler(TokenVerifier tokenVerifier, AuthorizationDecider decider,
+  IngressHandler(TokenVerifier tokenVerifier, AuthorizationCache decider,
     RequestForwarder forwarder, SelfSignature selfSignature, TenantEntitlements entitlements,
     DesiredPermissions desiredPermissions, Impersonation impersonation, ModuleConfig moduleConfig,
     SidecarConfig sidecarConfig, TokenConfig tokenConfig, Peers peers, TenantInstalls installs) {
@@ -125,7 +126,11 @@ public class IngressHandler {
         return Future.failedFuture(SidecarError.unauthorized("no valid token"));
       }
       if (wildcardTokenOnly && entry.requiresOnlyAToken()) {
-        // verified and of this tenant is all ["*"] asks for (MODSIDECAR-198): no Keycloak decision
+        // verified, of this tenant and of a session not known to have ended is all ["*"] asks for (MODSIDECAR-198):
+        // no Keycloak decision
+        if (decider.sessionEnded(decisionToken)) {
+          return Future.failedFuture(SidecarError.unauthorized(NOT_ACCEPTED));
+        }
         return forward(exchange, forwardToken, callers.user(), callers.system());
       }
       return authorize(exchange, entry, decisionToken)
@@ -249,7 +254,7 @@ public class IngressHandler {
           // an exchanged cross-tenant token Keycloak no longer takes is obtained anew next time
           impersonation.forgetToken(exchange.tenant, verified.userId());
         }
-        yield Future.failedFuture(SidecarError.unauthorized("token not accepted by Keycloak"));
+        yield Future.failedFuture(SidecarError.unauthorized(NOT_ACCEPTED));
       }
     });
   }

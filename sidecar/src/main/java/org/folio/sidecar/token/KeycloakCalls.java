@@ -9,6 +9,7 @@ import jakarta.inject.Singleton;
 import java.net.ConnectException;
 import java.time.Duration;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Function;
 import org.folio.sidecar.config.KeycloakConfig;
 import org.folio.sidecar.time.Timers;
@@ -63,11 +64,29 @@ public class KeycloakCalls {
   /** Sends {@code request} with {@code send} (e.g. {@code r -> r.sendForm(form)}) under the call's limits. */
   public <T> Future<HttpResponse<T>> send(HttpRequest<T> request,
     Function<HttpRequest<T>, Future<HttpResponse<T>>> send) {
+    return send(request, send, () -> {
+    });
+  }
+
+  /**
+   * The same, running {@code sent} when the call leaves the queue for Keycloak. A call that never does (the queue
+   * is full, or its deadline runs out while it waits) fails with an error {@link #isBusy}: this sidecar was busy,
+   * Keycloak was not asked.
+   */
+  public <T> Future<HttpResponse<T>> send(HttpRequest<T> request,
+    Function<HttpRequest<T>, Future<HttpResponse<T>>> send, Runnable sent) {
     var answer = Promise.<HttpResponse<T>>promise();
+    var started = new AtomicBoolean();
     // the deadline fails the caller, waiting for a slot or not; the request's own idle timeout (never above it)
     // then frees its connection, and a call still waiting is never sent
-    var cancel = timers.schedule(deadline, () -> answer.tryFail(new DeadlineExceeded(deadline)));
-    limit.submit(() -> send.apply(request.idleTimeout(idleMillis)), () -> answer.future().isComplete())
+    var cancel = timers.schedule(deadline, () -> answer.tryFail(started.get()
+      ? new DeadlineExceeded(deadline)
+      : new QueueWaitExceeded(deadline)));
+    limit.submit(() -> {
+      started.set(true);
+      sent.run();
+      return send.apply(request.idleTimeout(idleMillis));
+    }, () -> answer.future().isComplete())
       .onComplete(result -> {
         cancel.run();
         if (result.succeeded()) {
@@ -77,6 +96,11 @@ public class KeycloakCalls {
         }
       });
     return answer.future();
+  }
+
+  /** The call never reached Keycloak: too many calls at once in this sidecar. */
+  public static boolean isBusy(Throwable error) {
+    return error instanceof CallLimit.QueueFull || error instanceof QueueWaitExceeded;
   }
 
   public static Failure classify(Throwable error) {
@@ -90,6 +114,10 @@ public class KeycloakCalls {
 
   /** The reason an operator reads in the log and the access line: which limit, or what failed; never a token. */
   public String describe(Throwable error) {
+    if (error instanceof QueueWaitExceeded) {
+      return "no Keycloak call slot within " + deadline.toMillis()
+        + " ms (KC_REQUEST_TIMEOUT, KC_MAX_CONCURRENT_CALLS)";
+    }
     if (error instanceof DeadlineExceeded) {
       return "Keycloak did not answer within " + deadline.toMillis() + " ms (KC_REQUEST_TIMEOUT)";
     }
@@ -108,7 +136,7 @@ public class KeycloakCalls {
   }
 
   /** The whole-call deadline ran out; stackless, it is an expected outcome. */
-  static final class DeadlineExceeded extends TimeoutException {
+  static class DeadlineExceeded extends TimeoutException {
 
     DeadlineExceeded(Duration deadline) {
       super("no answer within " + deadline.toMillis() + " ms");
@@ -117,6 +145,14 @@ public class KeycloakCalls {
     @Override
     public synchronized Throwable fillInStackTrace() {
       return this;
+    }
+  }
+
+  /** The deadline ran out before the call had a slot: it was never sent. */
+  static final class QueueWaitExceeded extends DeadlineExceeded {
+
+    QueueWaitExceeded(Duration deadline) {
+      super(deadline);
     }
   }
 }

@@ -218,7 +218,7 @@ public class TokenVerifier {
       sessionId = jwt.getClaim("session_state");
     }
     return new VerifiedToken(raw, realm, jwt.getClaim("azp"), jwt.getSubject(), jwt.getClaim("user_id"), sessionId,
-      jwt.getExpirationTime());
+      jwt.getExpirationTime(), jwt.getClaim("iat") instanceof Number iat ? iat.longValue() : 0);
   }
 
   /**

@@ -12,12 +12,14 @@ final class ControlledKeycloak implements AuthorizationDecider {
   /** One decision call: what was asked, when (step of the sequence), and its answer to give. */
   static final class Call {
     final DecisionKey key;
+    final AuthorizationRequest request;
     final int startedAtStep;
     final Promise<Decision> answer = Promise.promise();
     boolean orphaned;
 
-    Call(DecisionKey key, int startedAtStep) {
-      this.key = key;
+    Call(AuthorizationRequest request, int startedAtStep) {
+      this.key = DecisionKey.of(request.tenant(), request.permission(), request.token());
+      this.request = request;
       this.startedAtStep = startedAtStep;
     }
 
@@ -30,7 +32,17 @@ final class ControlledKeycloak implements AuthorizationDecider {
     }
 
     void fail() {
-      answer.fail(SidecarError.keycloakUnavailable("played outage"));
+      answer.fail(KeycloakUnreachable.error("played outage", null));
+    }
+
+    /** Keycloak: the token's session is not active. */
+    void unauthenticated() {
+      answer.complete(Decision.UNAUTHENTICATED);
+    }
+
+    /** This sidecar's own queue was full: Keycloak was never asked. */
+    void busy() {
+      answer.fail(SidecarError.keycloakUnavailable("played full queue"));
     }
   }
 
@@ -40,7 +52,7 @@ final class ControlledKeycloak implements AuthorizationDecider {
 
   @Override
   public Future<Decision> decide(AuthorizationRequest request) {
-    var call = new Call(DecisionKey.of(request.tenant(), request.permission(), request.token()), step);
+    var call = new Call(request, step);
     pending.add(call);
     calls++;
     return call.answer.future();

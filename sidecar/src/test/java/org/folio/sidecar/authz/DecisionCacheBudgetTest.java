@@ -46,7 +46,7 @@ class DecisionCacheBudgetTest {
       new FakeTicker(), Runnable::run);
     for (int i = 0; i < entries; i++) {
       var token = new VerifiedToken("raw", "diku", "diku-application", "kc-user", UUID.randomUUID().toString(),
-        UUID.randomUUID().toString(), 0);
+        UUID.randomUUID().toString(), 0, 0);
       cache.decide(new AuthorizationRequest("diku", "/inventory/items/{id}#GET", token));
     }
     return cache;

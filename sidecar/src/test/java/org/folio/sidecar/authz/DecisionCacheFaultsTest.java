@@ -27,7 +27,7 @@ class DecisionCacheFaultsTest {
 
   private static AuthorizationRequest request(String user, String session, String permission) {
     return new AuthorizationRequest("t1", permission,
-      new VerifiedToken("raw", "t1", "app", user, user, session, Long.MAX_VALUE));
+      new VerifiedToken("raw", "t1", "app", user, user, session, Long.MAX_VALUE, 0));
   }
 
   private ControlledKeycloak.Call lastCall() {
@@ -40,9 +40,9 @@ class DecisionCacheFaultsTest {
     cache.decide(request("u1", "s1", "/a#GET"));
     lastCall().allow();
 
-    assertThat(cache.invalidateSession("t1", "s1")).isEqualTo(1);
+    assertThat(cache.invalidateUser("t1", "u1")).isEqualTo(1);
 
-    assertThat(cache.indexedKeys(true, true, true)).isEmpty();
+    assertThat(cache.indexedKeys(true, true)).isEmpty();
     assertThat(cache.invalidateUser("t1", "u1")).isZero();
     assertThat(cache.invalidateTenant("t1")).isZero();
   }
@@ -64,8 +64,8 @@ class DecisionCacheFaultsTest {
     assertThat(cache.cachedKeys()).noneMatch(key -> key.permission().equals("/a#GET"));
     refresh.allow();
 
-    // a logout must reach whatever the session has cached: nothing of it may serve afterwards
-    cache.invalidateSession("t1", "s1");
+    // a logout-all must reach whatever the user has cached: nothing of it may serve afterwards
+    cache.invalidateUser("t1", "u1");
     int calls = keycloak.calls;
     cache.decide(grant);
     assertThat(keycloak.calls).as("Keycloak asked again after the logout").isEqualTo(calls + 1);
@@ -78,7 +78,7 @@ class DecisionCacheFaultsTest {
     Future<Decision> first = cache.decide(grant);
     var load = lastCall();
 
-    assertThat(cache.invalidateSession("t1", "s1")).isEqualTo(1);
+    assertThat(cache.invalidateUser("t1", "u1")).isEqualTo(1);
     load.allow();
 
     // the caller that asked before the logout gets its answer; nobody after it does from the cache

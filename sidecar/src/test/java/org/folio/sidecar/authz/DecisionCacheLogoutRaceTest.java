@@ -23,9 +23,9 @@ import org.junit.jupiter.api.Test;
 
 /**
  * A logout is final under concurrency: many threads load decisions, let denials expire and push entries out by
- * size while sessions are logged out, and after every logout not one grant of that session is served from the
- * cache. The model test plays every interleaving of one thread; this one lets the index's own atomicity be
- * tested by real threads (a key added to a session's set while another thread drops the set as empty).
+ * size while sessions are logged out, and after every logout not one grant of that session (nor one its user's
+ * other sessions hold) is served from the cache. The model test plays every interleaving of one thread; this one
+ * lets the index's own atomicity be tested by real threads.
  */
 class DecisionCacheLogoutRaceTest {
 
@@ -89,7 +89,7 @@ class DecisionCacheLogoutRaceTest {
               ticker.advance(Duration.ofMillis(1));
             }
             keycloak.ended.put(sessionId(session), true);
-            cache.invalidateSession(tenant(session), sessionId(session));
+            cache.sessionEnded(tenant(session), sessionId(session));
             loggedOut.put(session, true);
             for (var permission : PERMISSIONS) {
               if (decide(cache, session, permission) == Decision.PERMIT) {
@@ -117,7 +117,7 @@ class DecisionCacheLogoutRaceTest {
 
   private static Decision decide(DecisionCache cache, int session, String permission) {
     var token = new VerifiedToken("raw", tenant(session), "folio-frontend", "sub", "user" + session % 1000,
-      sessionId(session), 0);
+      sessionId(session), 0, 0);
     return cache.decide(new AuthorizationRequest(tenant(session), permission, token)).toCompletionStage()
       .toCompletableFuture().join();
   }

@@ -36,7 +36,7 @@ class DecisionCacheMemoryTest {
     for (int i = 0; i < ENTRIES; i++) {
       var tenant = new String("tenant" + (i % 60));
       var token = new VerifiedToken("raw", tenant, new String("tenant-login-application"), "user",
-        UUID.randomUUID().toString(), UUID.randomUUID().toString(), 0);
+        UUID.randomUUID().toString(), UUID.randomUUID().toString(), 0, 0);
       cache.decide(new AuthorizationRequest(tenant, permissions.get(i % 20), token));
     }
     long filled = usedHeap();

@@ -9,6 +9,7 @@ import io.quarkus.test.junit.QuarkusTest;
 import org.folio.sidecar.support.SidecarCalls;
 import org.folio.sidecar.support.SidecarTestResource;
 import org.folio.sidecar.testkit.TestPlatform;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -20,6 +21,11 @@ import org.junit.jupiter.api.Test;
 class KeycloakOutageTest {
 
   private final TestPlatform platform = TestPlatform.get();
+
+  @BeforeEach
+  void freshDecisions() {
+    SidecarCalls.forgetDecisions();
+  }
 
   @Test
   void outageIs503ServiceErrorWhileCachedGrantsServeAndTheSidecarStaysReady() {

@@ -30,8 +30,8 @@ class LegacyKeyTest {
     var cache = new LegacyDecisionCache(keycloak, TestCacheConfig.defaults(250), new SimpleMeterRegistry(),
       new FakeTicker(), Clock.fixed(Instant.ofEpochSecond(1_999_999_000L), ZoneOffset.UTC));
     long exp = 2_000_000_000L;
-    var service = new VerifiedToken("a", "alpha", "sidecar-module-access-client", "sa-1", null, null, exp);
-    var other = new VerifiedToken("b", "alpha", "some-other-client", "sa-2", null, null, exp);
+    var service = new VerifiedToken("a", "alpha", "sidecar-module-access-client", "sa-1", null, null, exp, 0);
+    var other = new VerifiedToken("b", "alpha", "some-other-client", "sa-2", null, null, exp, 0);
 
     // When both ask for the same permission with tokens that expire in the same second
     var first = decide(cache, service);

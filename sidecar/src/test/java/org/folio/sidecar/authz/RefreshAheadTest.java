@@ -16,6 +16,7 @@ import org.folio.sidecar.support.SidecarCalls;
 import org.folio.sidecar.support.SidecarTestResource;
 import org.folio.sidecar.support.TestClocks;
 import org.folio.sidecar.testkit.TestPlatform;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -31,6 +32,11 @@ import org.junit.jupiter.api.Test;
 class RefreshAheadTest {
 
   private final TestPlatform platform = TestPlatform.get();
+
+  @BeforeEach
+  void freshDecisions() {
+    SidecarCalls.forgetDecisions();
+  }
 
   private String loginAllowed() {
     return platform.tokens().login(platform.alpha(), platform.alpha().allowed()).getString("access_token");

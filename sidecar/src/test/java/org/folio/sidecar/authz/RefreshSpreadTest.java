@@ -39,7 +39,7 @@ class RefreshSpreadTest {
 
   private static AuthorizationRequest request(String permission) {
     return new AuthorizationRequest("t1", permission,
-      new VerifiedToken("raw", "t1", "app", "u1", "u1", "s1", Long.MAX_VALUE));
+      new VerifiedToken("raw", "t1", "app", "u1", "u1", "s1", Long.MAX_VALUE, 0));
   }
 
   @Test

@@ -18,6 +18,7 @@ import org.folio.sidecar.support.SidecarTestResource;
 import org.folio.sidecar.support.TestClocks;
 import org.folio.sidecar.support.TestTimers;
 import org.folio.sidecar.testkit.TestPlatform;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -39,6 +40,11 @@ class SlowKeycloakTest {
   private static final Duration REACHES_THE_HOP = Duration.ofMinutes(2);
 
   private final TestPlatform platform = TestPlatform.get();
+
+  @BeforeEach
+  void freshDecisions() {
+    SidecarCalls.forgetDecisions();
+  }
 
   private String login() {
     return platform.tokens().login(platform.alpha(), platform.alpha().allowed()).getString("access_token");

@@ -10,6 +10,7 @@ import static org.hamcrest.Matchers.equalTo;
 import io.quarkus.test.common.ResourceArg;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
+import org.folio.sidecar.support.SidecarCalls;
 import org.folio.sidecar.support.SidecarTestResource;
 import org.folio.sidecar.testkit.TestPlatform;
 import org.junit.jupiter.api.Test;
@@ -61,6 +62,8 @@ class WildcardPermissionTest {
   @Test
   void otherProtectedEndpointsAreStillDecidedByKeycloak() {
     awaitKeycloakDecides();
+    // a user's decisions outlive the login: a denial of an earlier test would be served from cache
+    SidecarCalls.forgetDecisions();
     var alpha = platform.alpha();
     var denied = platform.tokens().login(alpha, alpha.denied()).getString("access_token");
     int before = umaCalls();

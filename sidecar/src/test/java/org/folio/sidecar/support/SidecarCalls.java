@@ -66,6 +66,14 @@ public final class SidecarCalls {
     return matcher.find() ? Double.parseDouble(matcher.group(1)) : 0;
   }
 
+  /**
+   * Drops every cached decision: decisions are kept per user, so a test that counts Keycloak calls from a miss
+   * cannot count on a fresh login for one.
+   */
+  public static void forgetDecisions() {
+    admin().post("/admin/cache/flush?all=true").then().statusCode(200);
+  }
+
   public static int umaCalls() {
     return TestPlatform.get().keycloakHop().count(Kind.UMA);
   }
