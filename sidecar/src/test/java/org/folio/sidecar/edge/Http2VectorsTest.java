@@ -4,6 +4,7 @@ import static com.github.tomakehurst.wiremock.client.WireMock.anyRequestedFor;
 import static com.github.tomakehurst.wiremock.client.WireMock.equalTo;
 import static com.github.tomakehurst.wiremock.client.WireMock.postRequestedFor;
 import static com.github.tomakehurst.wiremock.client.WireMock.urlEqualTo;
+import static com.github.tomakehurst.wiremock.client.WireMock.urlMatching;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 import static org.folio.sidecar.support.H2.DATA;
@@ -263,6 +264,26 @@ class Http2VectorsTest {
         + record.getFormattedMessage();
       assertThat(line).as("a console line").doesNotContain("\r", "\n").contains("rid=rid-43\\r\\n2026");
     });
+  }
+
+  /**
+   * Issue 43 row 10: an absolute-form {@code :path} is refused as HTTP/1.1's absolute-form target is (400), on its
+   * stream only: the connection serves on.
+   */
+  @Test
+  void anAbsoluteFormPathIsRefusedOnItsStreamOnly() throws IOException {
+    var platform = TestPlatform.get();
+    try (var h2 = H2.open(RestAssured.port)) {
+      h2.frame(HEADERS, END_HEADERS | END_STREAM, 1,
+        H2.block(pathOnly("http://evil.example/public/info?v=absolute").toArray(String[]::new)));
+      h2.flush();
+      var answer = h2.answer(1);
+      assertThat(answer).isNotNull();
+      assertThat(answer.type()).isEqualTo(HEADERS);
+      assertThat(answer.firstHeaderValue()).isEqualTo("400");
+      assertThat(servesAnother(h2)).isTrue();
+    }
+    platform.module().verify(0, anyRequestedFor(urlMatching(".*absolute.*")));
   }
 
   /** A line written for the forged request id's request. */
