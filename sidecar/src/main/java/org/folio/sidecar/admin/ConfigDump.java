@@ -5,6 +5,7 @@ import io.vertx.core.json.JsonObject;
 import jakarta.inject.Singleton;
 import java.util.List;
 import java.util.Locale;
+import java.util.Set;
 import java.util.TreeSet;
 import java.util.regex.Pattern;
 import org.eclipse.microprofile.config.Config;
@@ -12,7 +13,8 @@ import org.eclipse.microprofile.config.Config;
 /**
  * The effective configuration, as Envoy's {@code /config_dump}: every property of the sidecar's own namespaces and
  * of the Quarkus settings it relies on, with its value and the source it came from (an environment variable,
- * application.properties, a default), secrets redacted.
+ * application.properties, a default). Redacted by default: a value shows only under a name known to hold none
+ * of a secret ({@link #knownSafe}), and a URL never shows its user info.
  */
 @Singleton
 public class ConfigDump {
@@ -21,11 +23,22 @@ public class ConfigDump {
   private static final List<String> PREFIXES = List.of("sidecar.", "kc.", "module.", "egress.", "token.", "tenant.",
     "events.", "users.", "secret-store.", "tls.", "retry.", "health-check.", "edge.", "kafka.", "quarkus.http.",
     "quarkus.management.", "quarkus.log.", "quarkus.shutdown.", "quarkus.application.");
-  // a name that holds a secret: its last part is a password, token, key or credential; or a SASL JAAS config, or
-  // the ephemeral store's content
-  private static final Pattern SECRET = Pattern.compile(
-    "(password|secret|token|credentials?|access-key|secret-key|api-key)$|jaas|ephemeral\\.content",
-    Pattern.CASE_INSENSITIVE);
+  // Redaction by default: a value shows only when the name's last word says what it is and that is never a secret
+  // (a host, a limit, a duration, a switch, a file's path...) and the word before it does not make it a secret's
+  // (secret-id, role-id, credentials-endpoint).
+  // Names no one listed, such as Kafka's next credential property, stay hidden.
+  private static final Set<String> SAFE_LAST_WORDS = Set.of("host", "hosts", "port", "url", "uri", "address",
+    "addresses", "endpoint", "timeout", "interval", "delay", "window", "duration", "ttl", "age", "wait", "size",
+    "capacity", "attempts", "factor", "fraction", "share", "offset", "limit", "max", "min", "streams", "connections",
+    "enabled", "enable", "type", "provider", "protocol", "protocols", "mechanism", "path", "location", "file", "level",
+    "format", "env", "name", "region", "version", "client", "id", "handlers", "overrides", "algorithm", "suites",
+    "strategy", "reset", "acks", "ms", "bytes", "records");
+  private static final Set<String> SECRET_WORDS = Set.of("secret", "secrets", "password", "passphrase", "passwd",
+    "pwd", "token", "credential", "credentials", "jaas", "private", "role", "assertion", "info", "content",
+    "userinfo", "auth", "sig", "signature");
+  // the ephemeral secret store's entries are secrets whatever their names
+  private static final String EPHEMERAL_STORE = "secret-store.ephemeral.";
+  private static final Pattern WORD_SEPARATORS = Pattern.compile("[._\\-\"]+");
   // user:password@ in a URL
   private static final Pattern USER_INFO = Pattern.compile("(?<=://)[^/@\\s]+@");
 
@@ -64,11 +77,28 @@ public class ConfigDump {
     return name.startsWith("KAFKA_") ? name.toLowerCase(Locale.ROOT).replace('_', '.') : name;
   }
 
+  /** A switch is never a secret; anything else only under a name {@link #SAFE_LAST_WORDS} vouch for. */
+  private static boolean knownSafe(String name, String value) {
+    if ("true".equalsIgnoreCase(value) || "false".equalsIgnoreCase(value)) {
+      return true;
+    }
+    if (name.startsWith(EPHEMERAL_STORE)) {
+      return false;
+    }
+    // the namespace's own words (secret-store., token.) say nothing about the value
+    var prefix = PREFIXES.stream().filter(name::startsWith).findFirst().orElse("");
+    var words = WORD_SEPARATORS.splitAsStream(name.substring(prefix.length()).toLowerCase(Locale.ROOT))
+      .filter(word -> !word.isEmpty()).toList();
+    var last = words.size() - 1;
+    return last >= 0 && SAFE_LAST_WORDS.contains(words.get(last))
+      && (last == 0 || !SECRET_WORDS.contains(words.get(last - 1)));
+  }
+
   static String shown(String name, String value) {
     if (value.isEmpty()) {
       return value;
     }
-    if (SECRET.matcher(normalized(name)).find()) {
+    if (!knownSafe(normalized(name), value)) {
       return REDACTED;
     }
     return USER_INFO.matcher(value).replaceAll("<redacted>@");

@@ -136,12 +136,8 @@ public class AccessLogWriter {
 
   /** Writes the line with its request's ids in the MDC (this thread's own: the writer is no Vert.x thread). */
   private static void emit(Line entry) {
-    if (entry.requestId() != null) {
-      MDC.put(RequestLogContext.REQUEST_ID, entry.requestId());
-    }
-    if (entry.traceId() != null) {
-      MDC.put(RequestLogContext.TRACE_ID, entry.traceId());
-    }
+    RequestLogContext.put(RequestLogContext.REQUEST_ID, entry.requestId());
+    RequestLogContext.put(RequestLogContext.TRACE_ID, entry.traceId());
     try {
       if (entry.warning()) {
         entry.logger().warn(entry.text());

@@ -71,6 +71,10 @@ public final class HeaderRules {
     if (!isTarget(request.uri())) {
       return "space or control byte in :path";
     }
+    if (request.uri().charAt(0) != '/') {
+      // as HTTP/1.1's decoder (StrictRequestDecoder): an absolute-form target's authority would override Host
+      return "request target is not a path (absolute-form, authority-form or *)";
+    }
     return null;
   }
 

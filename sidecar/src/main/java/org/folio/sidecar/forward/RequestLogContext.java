@@ -1,6 +1,7 @@
 package org.folio.sidecar.forward;
 
 import org.jboss.logging.MDC;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The request's ids in the log's MDC, so every line written for a request names it: {@code requestId} and
@@ -18,11 +19,17 @@ public final class RequestLogContext {
 
   /** Puts the exchange's ids into the MDC of the current (event-loop) context. */
   public static void set(Exchange exchange) {
-    if (exchange.requestId != null) {
-      MDC.put(REQUEST_ID, exchange.requestId);
-    }
-    if (exchange.traceId != null) {
-      MDC.put(TRACE_ID, exchange.traceId);
+    put(REQUEST_ID, exchange.requestId);
+    put(TRACE_ID, exchange.traceId);
+  }
+
+  /**
+   * Puts an id into the MDC, escaped: the request id is the caller's text, and it enters the MDC before the header
+   * rules may refuse it (an HTTP/2 value may hold CR LF), so the console line's {@code rid=} must never end a line.
+   */
+  public static void put(String key, @Nullable String id) {
+    if (id != null) {
+      MDC.put(key, LogEscape.escape(id));
     }
   }
 }

@@ -4,7 +4,9 @@ import static com.github.tomakehurst.wiremock.client.WireMock.anyRequestedFor;
 import static com.github.tomakehurst.wiremock.client.WireMock.equalTo;
 import static com.github.tomakehurst.wiremock.client.WireMock.postRequestedFor;
 import static com.github.tomakehurst.wiremock.client.WireMock.urlEqualTo;
+import static com.github.tomakehurst.wiremock.client.WireMock.urlMatching;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 import static org.folio.sidecar.support.H2.DATA;
 import static org.folio.sidecar.support.H2.END_HEADERS;
 import static org.folio.sidecar.support.H2.END_STREAM;
@@ -20,13 +22,21 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.logging.Handler;
+import java.util.logging.Level;
+import java.util.logging.LogRecord;
+import java.util.logging.Logger;
 import java.util.stream.IntStream;
 import java.util.stream.Stream;
 import org.folio.sidecar.support.AccessLines;
 import org.folio.sidecar.support.H2;
 import org.folio.sidecar.support.LogCapture;
 import org.folio.sidecar.support.SidecarTestResource;
+import org.folio.sidecar.support.Waits;
+import org.folio.sidecar.forward.ConsoleEscape;
+import org.jboss.logmanager.ExtLogRecord;
 import org.folio.sidecar.testkit.TestPlatform;
 import org.jspecify.annotations.Nullable;
 import org.junit.jupiter.api.AfterAll;
@@ -206,6 +216,80 @@ class Http2VectorsTest {
       assertThat(answer.firstHeaderValue()).isEqualTo("400");
       AccessLines.assertReason(capture, "GET /public/info 400", "x-bad");
     }
+  }
+
+  /**
+   * Issue 43 row 7: CR LF in an HTTP/2 request id went raw into the logging context before the header rules refused
+   * it, and the console line's {@code rid=} forged a line. Every line written for the request, as the plain console
+   * format renders it, stays one line.
+   */
+  @Test
+  void aRequestIdWithCrLfForgesNoConsoleLine() throws IOException {
+    var forged = "rid-43\r\n2026-11-29 00:00:00,000 ERROR [forged] line";
+    var records = new CopyOnWriteArrayList<ExtLogRecord>();
+    var handler = new Handler() {
+      @Override
+      public void publish(LogRecord record) {
+        if (record instanceof ExtLogRecord ext) {
+          ext.copyMdc();
+          records.add(ext);
+        }
+      }
+
+      @Override
+      public void flush() {
+      }
+
+      @Override
+      public void close() {
+      }
+    };
+    handler.setLevel(Level.ALL);
+    Logger.getLogger("").addHandler(handler);
+    try (var h2 = H2.open(RestAssured.port)) {
+      h2.frame(HEADERS, END_HEADERS | END_STREAM, 1,
+        H2.block(withPath("/public/info", "x-okapi-request-id", forged).toArray(String[]::new)));
+      h2.flush();
+      var answer = h2.answer(1);
+      assertThat(answer).isNotNull();
+      assertThat(answer.firstHeaderValue()).isEqualTo("400");
+      await().atMost(Waits.STATE).until(() -> records.stream().anyMatch(Http2VectorsTest::aboutRid43));
+    } finally {
+      Logger.getLogger("").removeHandler(handler);
+    }
+    var console = new ConsoleEscape();
+    records.stream().filter(Http2VectorsTest::aboutRid43).forEach(record -> {
+      console.isLoggable(record);
+      var line = "rid=" + record.getMdc("requestId") + " trace=" + record.getMdc("traceId") + " "
+        + record.getFormattedMessage();
+      assertThat(line).as("a console line").doesNotContain("\r", "\n").contains("rid=rid-43\\r\\n2026");
+    });
+  }
+
+  /**
+   * Issue 43 row 10: an absolute-form {@code :path} is refused as HTTP/1.1's absolute-form target is (400), on its
+   * stream only: the connection serves on.
+   */
+  @Test
+  void anAbsoluteFormPathIsRefusedOnItsStreamOnly() throws IOException {
+    var platform = TestPlatform.get();
+    try (var h2 = H2.open(RestAssured.port)) {
+      h2.frame(HEADERS, END_HEADERS | END_STREAM, 1,
+        H2.block(pathOnly("http://evil.example/public/info?v=absolute").toArray(String[]::new)));
+      h2.flush();
+      var answer = h2.answer(1);
+      assertThat(answer).isNotNull();
+      assertThat(answer.type()).isEqualTo(HEADERS);
+      assertThat(answer.firstHeaderValue()).isEqualTo("400");
+      assertThat(servesAnother(h2)).isTrue();
+    }
+    platform.module().verify(0, anyRequestedFor(urlMatching(".*absolute.*")));
+  }
+
+  /** A line written for the forged request id's request. */
+  private static boolean aboutRid43(ExtLogRecord record) {
+    var rid = record.getMdc("requestId");
+    return rid != null && rid.startsWith("rid-43");
   }
 
   @AfterAll
