@@ -54,7 +54,9 @@ public class KeycloakDecider implements AuthorizationDecider {
     /** Nothing listens at KC_URL. */
     REFUSED,
     /** Another status (5xx, unexpected 4xx) or a failed connection. */
-    ERROR;
+    ERROR,
+    /** Not asked: the sidecar's own Keycloak call queue was full or its wait ran out ({@link KeycloakCalls}). */
+    BUSY;
 
     final String label = name().toLowerCase(Locale.ROOT);
   }
@@ -98,14 +100,16 @@ public class KeycloakDecider implements AuthorizationDecider {
       t -> baseUrl + "/realms/" + t + "/protocol/openid-connect/token"))
       .traceOperation(Tracing.OPERATION_DECISION)
       .putHeader("Authorization", "Bearer " + request.token().raw());
-    return calls.send(post, uma -> uma.sendForm(form)).transform(result -> {
+    return calls.send(tenant, request.token().subject(), post, uma -> uma.sendForm(form)).transform(result -> {
       if (result.failed()) {
         var outcome = switch (KeycloakCalls.classify(result.cause())) {
           case TIMEOUT -> Outcome.TIMEOUT;
           case REFUSED -> Outcome.REFUSED;
           case ERROR -> Outcome.ERROR;
+          case BUSY -> Outcome.BUSY;
         };
-        return failed(outcome, started, calls.describe(result.cause()));
+        // the cause tells the cache a busy sidecar from an unreachable Keycloak (KeycloakCalls.isBusy)
+        return failed(outcome, started, calls.describe(result.cause()), result.cause());
       }
       var response = result.result();
       return switch (response.statusCode()) {
@@ -152,6 +156,11 @@ public class KeycloakDecider implements AuthorizationDecider {
     return Future.failedFuture(SidecarError.keycloakUnavailable(reason));
   }
 
+  private Future<Decision> failed(Outcome outcome, long started, String reason, Throwable cause) {
+    return failed(outcome, started, reason)
+      .recover(error -> Future.failedFuture(((SidecarError) error).causedBy(cause)));
+  }
+
   private void record(Outcome outcome, long started) {
     Objects.requireNonNull(timers.get(outcome)).record(System.nanoTime() - started, TimeUnit.NANOSECONDS);
   }
@@ -159,7 +168,7 @@ public class KeycloakDecider implements AuthorizationDecider {
   private static Timer timer(MeterRegistry registry, String outcome) {
     return Timer.builder("sidecar.keycloak.decisions")
       .description("UMA decision calls to Keycloak, by outcome: permit, deny, unauthenticated (decisions); "
-        + "misconfigured, timeout, refused, error (failures, answered 503)")
+        + "misconfigured, timeout, refused, error, busy (failures, answered 503; busy: Keycloak not asked)")
       .tag("outcome", outcome)
       .publishPercentileHistogram()
       .publishPercentiles(0.5, 0.95, 0.99)

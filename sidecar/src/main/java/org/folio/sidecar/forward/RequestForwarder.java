@@ -17,6 +17,8 @@ import io.vertx.core.http.PoolOptions;
 import io.vertx.core.http.RequestOptions;
 import jakarta.inject.Singleton;
 import java.net.ConnectException;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.folio.sidecar.config.SidecarConfig;
 import org.folio.sidecar.config.TlsConfig;
@@ -24,6 +26,7 @@ import org.folio.sidecar.config.TlsOptions;
 import org.folio.sidecar.routing.ModulePathPrefix;
 import org.folio.sidecar.error.SidecarError;
 import org.folio.sidecar.tracing.Tracing;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Streams a caller's request to a target and the target's answer back, with back-pressure both ways: neither
@@ -40,6 +43,10 @@ public class RequestForwarder {
   private final ModulePathPrefix pathPrefix;
   private final Tracing tracing;
   private final AtomicInteger held = new AtomicInteger();
+  /** Module connections held per caller (ingress only), by token identity where there is one, else address. */
+  private final Map<String, Integer> heldByCaller = new ConcurrentHashMap<>();
+  private final int maxPerCaller;
+  private final long sendTimeoutMillis;
 
   RequestForwarder(Vertx vertx, SidecarConfig config, TlsConfig tls, ModulePathPrefix pathPrefix, Tracing tracing,
     MeterRegistry registry) {
@@ -48,6 +55,8 @@ public class RequestForwarder {
     this.tracing = tracing;
     this.timeoutMillis = config.requestTimeout();
     this.connectTimeoutMillis = Math.max(1, config.forwardConnectTimeout().toMillis());
+    this.sendTimeoutMillis = Math.max(1, Math.min(config.sendTimeout().toMillis(), timeoutMillis));
+    this.maxPerCaller = config.forwardMaxConnectionsPerCaller();
     this.client = vertx.createHttpClient(TlsOptions.trust(options(), tls.forwarding(), tls.verifyHostname(),
       "SC_CLIENT_TLS_TRUSTSTORE"), new PoolOptions().setHttp1MaxSize(500));
     // the gateway is trusted by its own truststore, as upstream: it is often fronted by another CA than modules
@@ -72,6 +81,21 @@ public class RequestForwarder {
     var request = exchange.request;
     return send(client, exchange, target, pathPrefix.toModule(RequestPaths.forwardedUri(request)), headers)
       .compose(answer -> relay(request, answer));
+  }
+
+  /**
+   * Who holds a module connection, for SIDECAR_FORWARD_MAX_CONNECTIONS_PER_CALLER: a verified token's user, else
+   * the caller's address. Null for egress, whose caller is the module itself.
+   */
+  private static @Nullable String caller(Exchange exchange) {
+    if (exchange.direction != Exchange.Direction.INGRESS) {
+      return null;
+    }
+    if (exchange.userId != null) {
+      return "user " + exchange.tenant + "/" + exchange.userId;
+    }
+    var peer = exchange.request.remoteAddress();
+    return peer == null ? "address unknown" : "address " + peer.hostAddress();
   }
 
   /** Sends the request and hands back the target's answer unrelayed, for callers that look at it first. */
@@ -112,7 +136,11 @@ public class RequestForwarder {
       .setIdleTimeout(timeoutMillis)
       .setTraceOperation(Tracing.OPERATION_FORWARD);
     boolean chunked = exchange.hasBody && !headers.contains(HttpHeaders.CONTENT_LENGTH);
-    var lease = new Lease();
+    var caller = caller(exchange);
+    if (caller != null && !claim(caller)) {
+      return Future.failedFuture(SidecarError.tooManyConnections(maxPerCaller));
+    }
+    var lease = new Lease(caller);
     Promise<HttpClientRequest> started = Promise.promise();
     long deadline = vertx.setTimer(connectTimeoutMillis, id -> started.tryFail(SidecarError.moduleUnavailable(
       "no connection to the target, or the request head not written, within " + connectTimeoutMillis + " ms")));
@@ -159,8 +187,12 @@ public class RequestForwarder {
         }
         var answer = outgoing.response();
         if (exchange.hasBody) {
-          // a body the caller breaks off must not leave a half-sent request on the module's connection
-          request.pipeTo(outgoing).onFailure(broken -> abandon(outgoing));
+          // a body the caller breaks off must not leave a half-sent request on the module's connection; a module
+          // that stops reading it must not hold the caller's connection and its own past the send timeout
+          request.pipeTo(new SendDeadline(outgoing, vertx, sendTimeoutMillis, () -> {
+            abandon(outgoing);
+            resetCaller(request);
+          })).onFailure(broken -> abandon(outgoing));
         } else {
           request.resume();
         }
@@ -183,9 +215,11 @@ public class RequestForwarder {
   /** One request's claim on a pooled connection, counted once however it ends. Lives on one event loop. */
   private final class Lease {
 
+    private final @Nullable String caller;
     private boolean released;
 
-    Lease() {
+    Lease(@Nullable String caller) {
+      this.caller = caller;
       held.incrementAndGet();
     }
 
@@ -193,6 +227,9 @@ public class RequestForwarder {
       if (!released) {
         released = true;
         held.decrementAndGet();
+        if (caller != null) {
+          heldByCaller.computeIfPresent(caller, (key, count) -> count > 1 ? count - 1 : null);
+        }
       }
     }
 
@@ -203,8 +240,28 @@ public class RequestForwarder {
     }
   }
 
-  /** Relays a target's answer to the caller, streamed; the future completes once the status line is out. */
-  public static Future<Void> relay(HttpServerRequest request, HttpClientResponse answer) {
+  /** Takes one of the caller's module connections, if it holds fewer than the cap. */
+  private boolean claim(String caller) {
+    var claimed = new boolean[1];
+    heldByCaller.compute(caller, (key, count) -> {
+      int now = count == null ? 0 : count;
+      claimed[0] = now < maxPerCaller;
+      return claimed[0] ? now + 1 : count;
+    });
+    return claimed[0];
+  }
+
+  private static void resetCaller(HttpServerRequest request) {
+    if (!request.response().ended()) {
+      request.response().reset();
+    }
+  }
+
+  /**
+   * Relays a target's answer to the caller, streamed; the future completes once the status line is out. A caller
+   * that takes no byte for the send timeout has its stream reset and the target's connection closed.
+   */
+  public Future<Void> relay(HttpServerRequest request, HttpClientResponse answer) {
     var response = request.response();
     response.setStatusCode(answer.statusCode());
     response.setStatusMessage(answer.statusMessage());
@@ -217,7 +274,11 @@ public class RequestForwarder {
     if (mayHaveBody && !headers.contains("content-length")) {
       response.setChunked(true);
     }
-    answer.pipeTo(new CallerStream(response)).onFailure(error -> {
+    var outgoing = answer.request();
+    answer.pipeTo(new SendDeadline(new CallerStream(response), vertx, sendTimeoutMillis, () -> {
+      resetCaller(request);
+      abandon(outgoing);
+    })).onFailure(error -> {
       // the status line is already out, so the only honest signal left is a broken connection
       if (!response.ended()) {
         response.reset();

@@ -9,9 +9,11 @@ import jakarta.inject.Singleton;
 import java.net.ConnectException;
 import java.time.Duration;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Function;
 import org.folio.sidecar.config.KeycloakConfig;
 import org.folio.sidecar.time.Timers;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Sends one Keycloak call under its limits, each protecting something else (docs/configuration.md, "Keycloak
@@ -21,8 +23,9 @@ import org.folio.sidecar.time.Timers;
  * Keycloak's pod died; the deadline (KC_REQUEST_TIMEOUT, upstream's KC_REQUEST_TIMEOUT_MS) bounds the whole call,
  * from asking for a pooled connection to the answer's last byte, so it is what a user waits at most for a
  * decision Keycloak is slow to make. At most KC_MAX_CONCURRENT_CALLS calls are in flight at once, the others wait
- * in order within their deadline, at most KC_MAX_QUEUED_CALLS of them ({@link CallLimit}): a fleet restarted with
- * empty caches does not send Keycloak every miss at once. Failures are named as what they are: a slow answer is a
+ * within their deadline, at most KC_MAX_QUEUED_CALLS of them, tenants and their users taking turns
+ * ({@link CallLimit}): a fleet restarted with empty caches does not send Keycloak every miss at once, and one
+ * tenant's flood does not hold another's call. A call that never got a slot fails as {@link Failure#BUSY}. Failures are named as what they are: a slow answer is a
  * timeout, not an unreachable Keycloak.
  */
 @Singleton
@@ -35,7 +38,12 @@ public class KeycloakCalls {
     /** Nothing listens at KC_URL: Keycloak is down or its address is wrong. */
     REFUSED("refused"),
     /** Anything else on the way: a connection reset or closed mid-call, a TLS failure. */
-    ERROR("error");
+    ERROR("error"),
+    /**
+     * Never sent: the sidecar's own queue of calls was full, or the call's deadline ran out while it waited for a
+     * slot. Keycloak was not asked, so this is no sign that it is unreachable.
+     */
+    BUSY("busy");
 
     private final String label;
 
@@ -60,14 +68,23 @@ public class KeycloakCalls {
     this.limit = new CallLimit(config.maxConcurrentCalls(), config.maxQueuedCalls());
   }
 
-  /** Sends {@code request} with {@code send} (e.g. {@code r -> r.sendForm(form)}) under the call's limits. */
-  public <T> Future<HttpResponse<T>> send(HttpRequest<T> request,
+  /**
+   * Sends {@code request} with {@code send} (e.g. {@code r -> r.sendForm(form)}) under the call's limits, on behalf
+   * of {@code user} of {@code tenant} (null for the tenant itself), whose turn it waits for when every slot is taken.
+   */
+  public <T> Future<HttpResponse<T>> send(String tenant, @Nullable String user, HttpRequest<T> request,
     Function<HttpRequest<T>, Future<HttpResponse<T>>> send) {
     var answer = Promise.<HttpResponse<T>>promise();
+    var sent = new AtomicBoolean();
     // the deadline fails the caller, waiting for a slot or not; the request's own idle timeout (never above it)
     // then frees its connection, and a call still waiting is never sent
-    var cancel = timers.schedule(deadline, () -> answer.tryFail(new DeadlineExceeded(deadline)));
-    limit.submit(() -> send.apply(request.idleTimeout(idleMillis)), () -> answer.future().isComplete())
+    var cancel = timers.schedule(deadline, () -> answer.tryFail(sent.get()
+      ? new DeadlineExceeded(deadline)
+      : new CallLimit.Busy("no Keycloak call slot within " + deadline.toMillis() + " ms")));
+    limit.submit(new CallLimit.Share(tenant, user == null ? "" : user), () -> {
+      sent.set(true);
+      return send.apply(request.idleTimeout(idleMillis));
+    }, () -> answer.future().isComplete())
       .onComplete(result -> {
         cancel.run();
         if (result.succeeded()) {
@@ -79,10 +96,25 @@ public class KeycloakCalls {
     return answer.future();
   }
 
+  /**
+   * Whether {@code error}, or anything that caused it, is the sidecar's own queue refusing or timing out a call
+   * that was never sent: Keycloak may be perfectly reachable, so nothing cached may be served for its sake.
+   */
+  @SuppressWarnings("ReferenceEquality") // identity: the walk ends at an error that is its own cause
+  public static boolean isBusy(Throwable error) {
+    for (Throwable cause = error; cause != null; cause = cause.getCause() == cause ? null : cause.getCause()) {
+      if (cause instanceof CallLimit.Busy) {
+        return true;
+      }
+    }
+    return false;
+  }
+
   public static Failure classify(Throwable error) {
-    // a full queue is a Keycloak too slow for what this sidecar asks of it
-    if (error instanceof TimeoutException || error instanceof ConnectTimeoutException
-      || error instanceof CallLimit.QueueFull) {
+    if (error instanceof CallLimit.Busy) {
+      return Failure.BUSY;
+    }
+    if (error instanceof TimeoutException || error instanceof ConnectTimeoutException) {
       return Failure.TIMEOUT;
     }
     return error instanceof ConnectException ? Failure.REFUSED : Failure.ERROR;
@@ -93,9 +125,9 @@ public class KeycloakCalls {
     if (error instanceof DeadlineExceeded) {
       return "Keycloak did not answer within " + deadline.toMillis() + " ms (KC_REQUEST_TIMEOUT)";
     }
-    if (error instanceof CallLimit.QueueFull) {
-      return "too many Keycloak calls at once: " + error.getMessage() + " (KC_MAX_CONCURRENT_CALLS, "
-        + "KC_MAX_QUEUED_CALLS)";
+    if (error instanceof CallLimit.Busy) {
+      return "too many Keycloak calls at once, Keycloak not asked: " + error.getMessage()
+        + " (KC_MAX_CONCURRENT_CALLS, KC_MAX_QUEUED_CALLS)";
     }
     if (error instanceof ConnectTimeoutException) {
       return "Keycloak did not accept a connection in time (KC_CONNECT_TIMEOUT)";
@@ -104,6 +136,7 @@ public class KeycloakCalls {
       case TIMEOUT -> "Keycloak sent nothing for " + idleMillis + " ms (KC_READ_IDLE_TIMEOUT)";
       case REFUSED -> "Keycloak refused the connection";
       case ERROR -> "the connection to Keycloak failed: " + error.getClass().getSimpleName();
+      case BUSY -> "too many Keycloak calls at once, Keycloak not asked";
     };
   }
 
