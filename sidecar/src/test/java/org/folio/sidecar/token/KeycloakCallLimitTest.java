@@ -147,12 +147,14 @@ class KeycloakCallLimitTest {
 
     var other = call(calls, "other", "librarian");
     keycloakAnswersOldest();
+    keycloakAnswersOldest();
 
-    // the first slot freed goes to the other tenant, though 498 of the flood's calls came before it
-    assertThat(sentFor).hasSize(3);
-    assertThat(sentFor.get(2)).isEqualTo("other/librarian");
+    // the tenants take turns: of the first two slots freed, one goes to the other tenant, though 498 of the
+    // flood's calls came before it
+    assertThat(sentFor).hasSize(4);
+    assertThat(sentFor.subList(2, 4)).contains("other/librarian");
     assertThat(other.isComplete()).isFalse();
-    assertThat(flood.stream().filter(Future::isComplete)).hasSize(1);
+    assertThat(flood.stream().filter(Future::isComplete)).hasSize(2);
   }
 
   @Test
@@ -190,6 +192,7 @@ class KeycloakCallLimitTest {
     assertThat(KeycloakCalls.isBusy(flood.get(9).cause())).isTrue();
     assertThat(flood.subList(0, 9)).noneMatch(Future::isComplete);
     keycloakAnswersOldest();
-    assertThat(sentFor.get(1)).isEqualTo("other/u");
+    keycloakAnswersOldest();
+    assertThat(sentFor.subList(1, 3)).contains("other/u");
   }
 }
