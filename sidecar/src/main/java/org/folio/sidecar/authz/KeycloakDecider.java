@@ -54,7 +54,9 @@ public class KeycloakDecider implements AuthorizationDecider {
     /** Nothing listens at KC_URL. */
     REFUSED,
     /** Another status (5xx, unexpected 4xx) or a failed connection. */
-    ERROR;
+    ERROR,
+    /** Not asked: the sidecar's own Keycloak call queue was full or its wait ran out ({@link KeycloakCalls}). */
+    BUSY;
 
     final String label = name().toLowerCase(Locale.ROOT);
   }
@@ -104,13 +106,14 @@ public class KeycloakDecider implements AuthorizationDecider {
       t -> baseUrl + "/realms/" + t + "/protocol/openid-connect/token"))
       .traceOperation(Tracing.OPERATION_DECISION)
       .putHeader("Authorization", "Bearer " + request.token().raw());
-    return calls.send(post, uma -> uma.sendForm(form), sent).transform(result -> {
+    return calls.send(tenant, request.token().subject(), post, uma -> uma.sendForm(form), sent).transform(result -> {
       if (result.failed()) {
         var cause = result.cause();
         var outcome = switch (KeycloakCalls.classify(cause)) {
           case TIMEOUT -> Outcome.TIMEOUT;
           case REFUSED -> Outcome.REFUSED;
           case ERROR -> Outcome.ERROR;
+          case BUSY -> Outcome.BUSY;
         };
         var reason = calls.describe(cause);
         // never asked: this sidecar is busy, which serves no grant stale
@@ -185,7 +188,7 @@ public class KeycloakDecider implements AuthorizationDecider {
   private static Timer timer(MeterRegistry registry, String outcome) {
     return Timer.builder("sidecar.keycloak.decisions")
       .description("UMA decision calls to Keycloak, by outcome: permit, deny, unauthenticated (decisions); "
-        + "misconfigured, timeout, refused, error (failures, answered 503)")
+        + "misconfigured, timeout, refused, error, busy (failures, answered 503; busy: Keycloak not asked)")
       .tag("outcome", outcome)
       .publishPercentileHistogram()
       .publishPercentiles(0.5, 0.95, 0.99)

@@ -76,6 +76,8 @@ public class ConfigValidator {
     if (sidecar.maxBodySize() <= 0) {
       problems.add("SIDECAR_MAX_BODY_SIZE must be a positive number of bytes, got " + sidecar.maxBodySize());
     }
+    requirePositive("SIDECAR_SEND_TIMEOUT", sidecar.sendTimeout().toMillis(), problems);
+    requirePositive("SIDECAR_FORWARD_MAX_CONNECTIONS_PER_CALLER", sidecar.forwardMaxConnectionsPerCaller(), problems);
     requirePositive("KC_REQUEST_TIMEOUT", keycloak.requestTimeout().toMillis(), problems);
     requirePositive("KC_CONNECT_TIMEOUT", keycloak.connectTimeout().toMillis(), problems);
     requirePositive("KC_READ_IDLE_TIMEOUT", keycloak.readIdleTimeout().toMillis(), problems);

@@ -29,6 +29,22 @@ public interface SidecarConfig {
   Duration forwardConnectTimeout();
 
   /**
+   * SIDECAR_SEND_TIMEOUT: how long a relay may stay paused because its receiver takes no byte (a caller that does
+   * not read the answer, an HTTP/2 stream whose window stays shut, a module that does not read an upload) before
+   * the caller's stream is reset and the module's connection closed; never past REQUEST_TIMEOUT. As nginx's
+   * {@code send_timeout}, it bounds each pause, not the transfer.
+   */
+  @WithDefault("60s")
+  Duration sendTimeout();
+
+  /**
+   * SIDECAR_FORWARD_MAX_CONNECTIONS_PER_CALLER: module connections one caller may hold at once (a verified
+   * token's user, else the caller's address); past it a request is answered 429. Egress is not counted.
+   */
+  @WithDefault("100")
+  int forwardMaxConnectionsPerCaller();
+
+  /**
    * SIDECAR_MAX_BODY_SIZE, else upstream's QUARKUS_HTTP_LIMITS_MAX_BODY_SIZE (bytes, or {@code 10240K},
    * {@code 1G}): larger declared request bodies are refused with upstream's JSON 413. Bodies stream, so this
    * is a policy limit; 1G when neither is set.

@@ -139,7 +139,7 @@ public class Impersonation {
 
   private Future<Boolean> introspect(VerifiedToken origin) {
     var clientId = origin.tenant() + keycloak.loginClientSuffix();
-    return secret(origin.tenant(), clientId).compose(secret -> calls.send(client
+    return secret(origin.tenant(), clientId).compose(secret -> calls.send(origin.tenant(), origin.userId(), client
       .postAbs(keycloakUrl + "/realms/" + origin.tenant() + "/protocol/openid-connect/token/introspect"),
       request -> request.sendForm(MultiMap.caseInsensitiveMultiMap().add("grant_type", "client_credentials")
         .add("client_id", clientId).add("client_secret", secret).add("token_type_hint", "requesting_party_token")
@@ -166,7 +166,7 @@ public class Impersonation {
 
   private Future<Exchanged> exchange(String tenant, String username) {
     var clientId = keycloak.impersonationClient();
-    return secret(tenant, clientId).compose(secret -> calls.send(client
+    return secret(tenant, clientId).compose(secret -> calls.send(tenant, username, client
       .postAbs(keycloakUrl + "/realms/" + tenant + "/protocol/openid-connect/token")
       .traceOperation(Tracing.OPERATION_TOKEN),
       request -> request.sendForm(MultiMap.caseInsensitiveMultiMap()

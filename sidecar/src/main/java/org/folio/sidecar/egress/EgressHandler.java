@@ -173,7 +173,7 @@ public class EgressHandler {
       })
       .compose(answer -> {
         exchange.moduleAnsweredNanos = System.nanoTime();
-        return RequestForwarder.relay(request, answer);
+        return forwarder.relay(request, answer);
       })
       .onComplete(result -> metrics.record(module, result, request.response().getStatusCode(),
         System.nanoTime() - started));

@@ -114,6 +114,12 @@ public final class SidecarError extends RuntimeException {
       "Authorization service is unavailable", reason);
   }
 
+  /** SIDECAR_FORWARD_MAX_CONNECTIONS_PER_CALLER: one caller already holds its share of module connections. */
+  public static SidecarError tooManyConnections(int cap) {
+    return new SidecarError(429, "TooManyRequestsException", "service_error", "Too many concurrent requests",
+      "the caller already holds " + cap + " module connections (SIDECAR_FORWARD_MAX_CONNECTIONS_PER_CALLER)");
+  }
+
   public static SidecarError moduleUnavailable(String reason) {
     return new SidecarError(502, "BadGatewayException", "service_error", "Failed to proxy request", reason);
   }

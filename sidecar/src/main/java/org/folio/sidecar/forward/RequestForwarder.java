@@ -20,6 +20,8 @@ import io.vertx.core.streams.ReadStream;
 import io.vertx.core.streams.WriteStream;
 import jakarta.inject.Singleton;
 import java.net.ConnectException;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.folio.sidecar.config.SidecarConfig;
 import org.folio.sidecar.config.TlsConfig;
@@ -27,6 +29,7 @@ import org.folio.sidecar.config.TlsOptions;
 import org.folio.sidecar.routing.ModulePathPrefix;
 import org.folio.sidecar.error.SidecarError;
 import org.folio.sidecar.tracing.Tracing;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Streams a caller's request to a target and the target's answer back, with back-pressure both ways: neither
@@ -43,6 +46,10 @@ public class RequestForwarder {
   private final ModulePathPrefix pathPrefix;
   private final Tracing tracing;
   private final AtomicInteger held = new AtomicInteger();
+  /** Module connections held per caller (ingress only), by token identity where there is one, else address. */
+  private final Map<String, Integer> heldByCaller = new ConcurrentHashMap<>();
+  private final int maxPerCaller;
+  private final long sendTimeoutMillis;
 
   RequestForwarder(Vertx vertx, SidecarConfig config, TlsConfig tls, ModulePathPrefix pathPrefix, Tracing tracing,
     MeterRegistry registry) {
@@ -51,6 +58,8 @@ public class RequestForwarder {
     this.tracing = tracing;
     this.timeoutMillis = config.requestTimeout();
     this.connectTimeoutMillis = Math.max(1, config.forwardConnectTimeout().toMillis());
+    this.sendTimeoutMillis = Math.max(1, Math.min(config.sendTimeout().toMillis(), timeoutMillis));
+    this.maxPerCaller = config.forwardMaxConnectionsPerCaller();
     this.client = vertx.createHttpClient(TlsOptions.trust(options(), tls.forwarding(), tls.verifyHostname(),
       "SC_CLIENT_TLS_TRUSTSTORE"), new PoolOptions().setHttp1MaxSize(500));
     // the gateway is trusted by its own truststore, as upstream: it is often fronted by another CA than modules
@@ -75,6 +84,21 @@ public class RequestForwarder {
     var request = exchange.request;
     return send(client, exchange, target, pathPrefix.toModule(RequestPaths.forwardedUri(request)), headers)
       .compose(answer -> relay(request, answer));
+  }
+
+  /**
+   * Who holds a module connection, for SIDECAR_FORWARD_MAX_CONNECTIONS_PER_CALLER: a verified token's user, else
+   * the caller's address. Null for egress, whose caller is the module itself.
+   */
+  private static @Nullable String caller(Exchange exchange) {
+    if (exchange.direction != Exchange.Direction.INGRESS) {
+      return null;
+    }
+    if (exchange.userId != null) {
+      return "user " + exchange.tenant + "/" + exchange.userId;
+    }
+    var peer = exchange.request.remoteAddress();
+    return peer == null ? "address unknown" : "address " + peer.hostAddress();
   }
 
   /** Sends the request and hands back the target's answer unrelayed, for callers that look at it first. */
@@ -115,7 +139,11 @@ public class RequestForwarder {
       .setIdleTimeout(timeoutMillis)
       .setTraceOperation(Tracing.OPERATION_FORWARD);
     boolean chunked = exchange.hasBody && !headers.contains(HttpHeaders.CONTENT_LENGTH);
-    var lease = new Lease();
+    var caller = caller(exchange);
+    if (caller != null && !claim(caller)) {
+      return Future.failedFuture(SidecarError.tooManyConnections(maxPerCaller));
+    }
+    var lease = new Lease(caller);
     Promise<HttpClientRequest> started = Promise.promise();
     long deadline = vertx.setTimer(connectTimeoutMillis, id -> started.tryFail(SidecarError.moduleUnavailable(
       "no connection to the target, or the request head not written, within " + connectTimeoutMillis + " ms")));
@@ -162,8 +190,12 @@ public class RequestForwarder {
         }
         var answer = outgoing.response();
         if (exchange.hasBody) {
-          // a body the caller breaks off must not leave a half-sent request on the module's connection
-          relayBody(request, outgoing).onFailure(broken -> abandon(outgoing));
+          // a body the caller breaks off must not leave a half-sent request on the module's connection; a module
+          // that stops reading it must not hold the caller's connection and its own past the send timeout
+          relayBody(request, new SendDeadline(outgoing, vertx, sendTimeoutMillis, () -> {
+            abandon(outgoing);
+            resetCaller(request);
+          })).onFailure(broken -> abandon(outgoing));
         } else {
           request.resume();
         }
@@ -186,9 +218,11 @@ public class RequestForwarder {
   /** One request's claim on a pooled connection, counted once however it ends. Lives on one event loop. */
   private final class Lease {
 
+    private final @Nullable String caller;
     private boolean released;
 
-    Lease() {
+    Lease(@Nullable String caller) {
+      this.caller = caller;
       held.incrementAndGet();
     }
 
@@ -196,6 +230,9 @@ public class RequestForwarder {
       if (!released) {
         released = true;
         held.decrementAndGet();
+        if (caller != null) {
+          heldByCaller.computeIfPresent(caller, (key, count) -> count > 1 ? count - 1 : null);
+        }
       }
     }
 
@@ -206,8 +243,28 @@ public class RequestForwarder {
     }
   }
 
-  /** Relays a target's answer to the caller, streamed; the future completes once the status line is out. */
-  public static Future<Void> relay(HttpServerRequest request, HttpClientResponse answer) {
+  /** Takes one of the caller's module connections, if it holds fewer than the cap. */
+  private boolean claim(String caller) {
+    var claimed = new boolean[1];
+    heldByCaller.compute(caller, (key, count) -> {
+      int now = count == null ? 0 : count;
+      claimed[0] = now < maxPerCaller;
+      return claimed[0] ? now + 1 : count;
+    });
+    return claimed[0];
+  }
+
+  private static void resetCaller(HttpServerRequest request) {
+    if (!request.response().ended()) {
+      request.response().reset();
+    }
+  }
+
+  /**
+   * Relays a target's answer to the caller, streamed; the future completes once the status line is out. A caller
+   * that takes no byte for the send timeout has its stream reset and the target's connection closed.
+   */
+  public Future<Void> relay(HttpServerRequest request, HttpClientResponse answer) {
     var response = request.response();
     response.setStatusCode(answer.statusCode());
     response.setStatusMessage(answer.statusMessage());
@@ -220,19 +277,21 @@ public class RequestForwarder {
     if (mayHaveBody && !headers.contains("content-length")) {
       response.setChunked(true);
     }
-    relayBody(answer, new CallerStream(response)).onFailure(error -> {
-      // the part of the answer already received is discarded first; then, in a task of its own, never from
-      // within the failed write's notification: Netty's HTTP/1 encoder still holds the buffers of that write
-      // there, and a write the reset makes (Vert.x writes an empty buffer before it closes) would hand them to
-      // the closed channel a second time, which releases them a second time
-      answer.handler(null).resume();
-      var context = Vertx.currentContext();
-      if (context == null) {
-        giveUp(response, answer);
-      } else {
-        context.runOnContext(next -> giveUp(response, answer));
-      }
-    });
+    // a caller that takes no byte for the send timeout: the same end as a failed relay, from a timer's task
+    relayBody(answer, new SendDeadline(new CallerStream(response), vertx, sendTimeoutMillis,
+      () -> giveUp(response, answer))).onFailure(error -> {
+        // the part of the answer already received is discarded first; then, in a task of its own, never from
+        // within the failed write's notification: Netty's HTTP/1 encoder still holds the buffers of that write
+        // there, and a write the reset makes (Vert.x writes an empty buffer before it closes) would hand them to
+        // the closed channel a second time, which releases them a second time
+        answer.handler(null).resume();
+        var context = Vertx.currentContext();
+        if (context == null) {
+          giveUp(response, answer);
+        } else {
+          context.runOnContext(next -> giveUp(response, answer));
+        }
+      });
     return Future.succeededFuture();
   }
 

@@ -29,6 +29,7 @@ import org.folio.sidecar.platform.StartupLoads;
 import org.folio.sidecar.platform.PlatformClient;
 import org.folio.sidecar.token.EntitledRealms;
 import org.folio.sidecar.token.ServiceTokens;
+import org.jboss.logging.Logger;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -38,6 +39,8 @@ import org.jspecify.annotations.Nullable;
  */
 @Singleton
 public class TenantEntitlements implements EntitledRealms {
+
+  private static final Logger LOGGER = Logger.getLogger(TenantEntitlements.class);
 
   private final TenantConfig config;
   private final ModuleConfig module;
@@ -74,6 +77,11 @@ public class TenantEntitlements implements EntitledRealms {
   void start(@Observes StartupEvent event) {
     if (!config.entitlementCheck()) {
       firstLoad.tryComplete();
+      // nothing is refused for want of an entitlement, but a tenant known to be entitled is a realm that exists:
+      // its keys are fetched outside the budgets for made-up realm names (RealmKeys); without the managers
+      // (local use) the load fails once and nothing else changes
+      reload().onFailure(unavailable -> LOGGER.debugf("Entitled tenants not loaded with the check off: %s",
+        unavailable.getMessage()));
       return;
     }
     reloads = PeriodicReload.start(vertx, retry, startup, config.refreshInterval(), this::reload,

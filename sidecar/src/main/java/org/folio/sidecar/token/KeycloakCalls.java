@@ -13,6 +13,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Function;
 import org.folio.sidecar.config.KeycloakConfig;
 import org.folio.sidecar.time.Timers;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Sends one Keycloak call under its limits, each protecting something else (docs/configuration.md, "Keycloak
@@ -22,8 +23,9 @@ import org.folio.sidecar.time.Timers;
  * Keycloak's pod died; the deadline (KC_REQUEST_TIMEOUT, upstream's KC_REQUEST_TIMEOUT_MS) bounds the whole call,
  * from asking for a pooled connection to the answer's last byte, so it is what a user waits at most for a
  * decision Keycloak is slow to make. At most KC_MAX_CONCURRENT_CALLS calls are in flight at once, the others wait
- * in order within their deadline, at most KC_MAX_QUEUED_CALLS of them ({@link CallLimit}): a fleet restarted with
- * empty caches does not send Keycloak every miss at once. Failures are named as what they are: a slow answer is a
+ * within their deadline, at most KC_MAX_QUEUED_CALLS of them, tenants and their users taking turns
+ * ({@link CallLimit}): a fleet restarted with empty caches does not send Keycloak every miss at once, and one
+ * tenant's flood does not hold another's call. A call that never got a slot fails as {@link Failure#BUSY}. Failures are named as what they are: a slow answer is a
  * timeout, not an unreachable Keycloak.
  */
 @Singleton
@@ -36,7 +38,12 @@ public class KeycloakCalls {
     /** Nothing listens at KC_URL: Keycloak is down or its address is wrong. */
     REFUSED("refused"),
     /** Anything else on the way: a connection reset or closed mid-call, a TLS failure. */
-    ERROR("error");
+    ERROR("error"),
+    /**
+     * Never sent: the sidecar's own queue of calls was full, or the call's deadline ran out while it waited for a
+     * slot. Keycloak was not asked, so this is no sign that it is unreachable.
+     */
+    BUSY("busy");
 
     private final String label;
 
@@ -61,10 +68,13 @@ public class KeycloakCalls {
     this.limit = new CallLimit(config.maxConcurrentCalls(), config.maxQueuedCalls());
   }
 
-  /** Sends {@code request} with {@code send} (e.g. {@code r -> r.sendForm(form)}) under the call's limits. */
-  public <T> Future<HttpResponse<T>> send(HttpRequest<T> request,
+  /**
+   * Sends {@code request} with {@code send} (e.g. {@code r -> r.sendForm(form)}) under the call's limits, on behalf
+   * of {@code user} of {@code tenant} (null for the tenant itself), whose turn it waits for when every slot is taken.
+   */
+  public <T> Future<HttpResponse<T>> send(String tenant, @Nullable String user, HttpRequest<T> request,
     Function<HttpRequest<T>, Future<HttpResponse<T>>> send) {
-    return send(request, send, () -> {
+    return send(tenant, user, request, send, () -> {
     });
   }
 
@@ -73,7 +83,7 @@ public class KeycloakCalls {
    * is full, or its deadline runs out while it waits) fails with an error {@link #isBusy}: this sidecar was busy,
    * Keycloak was not asked.
    */
-  public <T> Future<HttpResponse<T>> send(HttpRequest<T> request,
+  public <T> Future<HttpResponse<T>> send(String tenant, @Nullable String user, HttpRequest<T> request,
     Function<HttpRequest<T>, Future<HttpResponse<T>>> send, Runnable sent) {
     var answer = Promise.<HttpResponse<T>>promise();
     var started = new AtomicBoolean();
@@ -81,8 +91,8 @@ public class KeycloakCalls {
     // then frees its connection, and a call still waiting is never sent
     var cancel = timers.schedule(deadline, () -> answer.tryFail(started.get()
       ? new DeadlineExceeded(deadline)
-      : new QueueWaitExceeded(deadline)));
-    limit.submit(() -> {
+      : new CallLimit.Busy("no Keycloak call slot within " + deadline.toMillis() + " ms")));
+    limit.submit(new CallLimit.Share(tenant, user == null ? "" : user), () -> {
       started.set(true);
       sent.run();
       return send.apply(request.idleTimeout(idleMillis));
@@ -98,15 +108,25 @@ public class KeycloakCalls {
     return answer.future();
   }
 
-  /** The call never reached Keycloak: too many calls at once in this sidecar. */
+  /**
+   * Whether {@code error}, or anything that caused it, is the sidecar's own queue refusing or timing out a call
+   * that was never sent: Keycloak may be perfectly reachable, so nothing cached may be served for its sake.
+   */
+  @SuppressWarnings("ReferenceEquality") // identity: the walk ends at an error that is its own cause
   public static boolean isBusy(Throwable error) {
-    return error instanceof CallLimit.QueueFull || error instanceof QueueWaitExceeded;
+    for (Throwable cause = error; cause != null; cause = cause.getCause() == cause ? null : cause.getCause()) {
+      if (cause instanceof CallLimit.Busy) {
+        return true;
+      }
+    }
+    return false;
   }
 
   public static Failure classify(Throwable error) {
-    // a full queue is a Keycloak too slow for what this sidecar asks of it
-    if (error instanceof TimeoutException || error instanceof ConnectTimeoutException
-      || error instanceof CallLimit.QueueFull) {
+    if (error instanceof CallLimit.Busy) {
+      return Failure.BUSY;
+    }
+    if (error instanceof TimeoutException || error instanceof ConnectTimeoutException) {
       return Failure.TIMEOUT;
     }
     return error instanceof ConnectException ? Failure.REFUSED : Failure.ERROR;
@@ -114,16 +134,12 @@ public class KeycloakCalls {
 
   /** The reason an operator reads in the log and the access line: which limit, or what failed; never a token. */
   public String describe(Throwable error) {
-    if (error instanceof QueueWaitExceeded) {
-      return "no Keycloak call slot within " + deadline.toMillis()
-        + " ms (KC_REQUEST_TIMEOUT, KC_MAX_CONCURRENT_CALLS)";
-    }
     if (error instanceof DeadlineExceeded) {
       return "Keycloak did not answer within " + deadline.toMillis() + " ms (KC_REQUEST_TIMEOUT)";
     }
-    if (error instanceof CallLimit.QueueFull) {
-      return "too many Keycloak calls at once: " + error.getMessage() + " (KC_MAX_CONCURRENT_CALLS, "
-        + "KC_MAX_QUEUED_CALLS)";
+    if (error instanceof CallLimit.Busy) {
+      return "too many Keycloak calls at once, Keycloak not asked: " + error.getMessage()
+        + " (KC_MAX_CONCURRENT_CALLS, KC_MAX_QUEUED_CALLS)";
     }
     if (error instanceof ConnectTimeoutException) {
       return "Keycloak did not accept a connection in time (KC_CONNECT_TIMEOUT)";
@@ -132,11 +148,12 @@ public class KeycloakCalls {
       case TIMEOUT -> "Keycloak sent nothing for " + idleMillis + " ms (KC_READ_IDLE_TIMEOUT)";
       case REFUSED -> "Keycloak refused the connection";
       case ERROR -> "the connection to Keycloak failed: " + error.getClass().getSimpleName();
+      case BUSY -> "too many Keycloak calls at once, Keycloak not asked";
     };
   }
 
   /** The whole-call deadline ran out; stackless, it is an expected outcome. */
-  static class DeadlineExceeded extends TimeoutException {
+  static final class DeadlineExceeded extends TimeoutException {
 
     DeadlineExceeded(Duration deadline) {
       super("no answer within " + deadline.toMillis() + " ms");
@@ -145,14 +162,6 @@ public class KeycloakCalls {
     @Override
     public synchronized Throwable fillInStackTrace() {
       return this;
-    }
-  }
-
-  /** The deadline ran out before the call had a slot: it was never sent. */
-  static final class QueueWaitExceeded extends DeadlineExceeded {
-
-    QueueWaitExceeded(Duration deadline) {
-      super(deadline);
     }
   }
 }

@@ -49,6 +49,9 @@ public class RealmKeys {
   public record SigningKey(PublicKey key, String algorithm) {
   }
 
+  /** The share of Keycloak's call slots ({@link CallLimit}) that fetches of realms not yet known take turns in. */
+  private static final String NEW_REALMS = "(realms not yet known)";
+
   private final WebClient client;
   private final KeycloakCalls calls;
   private final KeycloakConfig config;
@@ -152,7 +155,9 @@ public class RealmKeys {
     if (existing != null) {
       return existing;
     }
-    calls.send(client.getAbs(jwksBase + "/realms/" + realm + "/protocol/openid-connect/certs")
+    // realms not yet known take their turns together, so made-up names cannot outnumber real tenants' shares
+    var share = realms.getIfPresent(realm) != null || entitled.entitled(realm) ? realm : NEW_REALMS;
+    calls.send(share, null, client.getAbs(jwksBase + "/realms/" + realm + "/protocol/openid-connect/certs")
       .traceOperation(Tracing.OPERATION_KEYS), HttpRequest::send)
       .onComplete(result -> {
         inFlight.remove(realm);

@@ -27,7 +27,7 @@ public class TokenEndpoint {
 
   /** Posts {@code form} to the realm's token endpoint; {@code what} names the token in errors. */
   public Future<JsonObject> request(String realm, MultiMap form, String what) {
-    return calls.send(client.postAbs(baseUrl + "/realms/" + realm + "/protocol/openid-connect/token")
+    return calls.send(realm, null, client.postAbs(baseUrl + "/realms/" + realm + "/protocol/openid-connect/token")
       .traceOperation(Tracing.OPERATION_TOKEN),
       request -> request.sendForm(form))
       .transform(result -> {

@@ -30,6 +30,8 @@ class KeycloakCallLimitTest {
   private final List<Promise<HttpResponse<Buffer>>> atKeycloak = new ArrayList<>();
   private final AtomicInteger mostAtOnce = new AtomicInteger();
   private final List<Runnable> deadlines = new ArrayList<>();
+  /** Whose call each of {@link #atKeycloak} is, as tenant/user. */
+  private final List<String> sentFor = new ArrayList<>();
 
   @AfterEach
   void close() {
@@ -47,10 +49,15 @@ class KeycloakCallLimitTest {
   }
 
   private Future<HttpResponse<Buffer>> call(KeycloakCalls calls) {
+    return call(calls, "diku", "user");
+  }
+
+  private Future<HttpResponse<Buffer>> call(KeycloakCalls calls, String tenant, String user) {
     HttpRequest<Buffer> request = client.getAbs("http://127.0.0.1:1/realms/diku/protocol/openid-connect/certs");
-    return calls.send(request, ignored -> {
+    return calls.send(tenant, user, request, ignored -> {
       var answer = Promise.<HttpResponse<Buffer>>promise();
       atKeycloak.add(answer);
+      sentFor.add(tenant + "/" + user);
       mostAtOnce.accumulateAndGet((int) atKeycloak.stream().filter(p -> !p.future().isComplete()).count(),
         Math::max);
       return answer.future();
@@ -87,10 +94,12 @@ class KeycloakCallLimitTest {
     var waiting = call(calls);
     assertThat(atKeycloak).hasSize(1);
 
-    // the waiting call's deadline (the second scheduled) runs out: its caller gets the timeout at once
+    // the waiting call's deadline (the second scheduled) runs out: its caller is told at once that the sidecar was
+    // busy, never that Keycloak timed out: Keycloak was not asked
     deadlines.get(1).run();
     assertThat(waiting.failed()).isTrue();
-    assertThat(KeycloakCalls.classify(waiting.cause())).isEqualTo(KeycloakCalls.Failure.TIMEOUT);
+    assertThat(KeycloakCalls.classify(waiting.cause())).isEqualTo(KeycloakCalls.Failure.BUSY);
+    assertThat(KeycloakCalls.isBusy(waiting.cause())).isTrue();
 
     keycloakAnswersOldest();
     assertThat(first.isComplete()).isTrue();
@@ -110,9 +119,80 @@ class KeycloakCallLimitTest {
     var refused = call(calls);
 
     assertThat(refused.failed()).isTrue();
-    assertThat(KeycloakCalls.classify(refused.cause())).isEqualTo(KeycloakCalls.Failure.TIMEOUT);
+    assertThat(KeycloakCalls.classify(refused.cause())).isEqualTo(KeycloakCalls.Failure.BUSY);
     assertThat(calls.describe(refused.cause())).contains("KC_MAX_CONCURRENT_CALLS").contains("KC_MAX_QUEUED_CALLS")
       .contains("2 Keycloak calls in flight and 3 waiting");
     assertThat(atKeycloak).hasSize(2);
+  }
+
+  @Test
+  void aSentCallWhoseDeadlineRunsOutIsATimeoutNotBusy() {
+    var calls = calls(1, 100);
+    var sent = call(calls);
+
+    deadlines.get(0).run();
+
+    assertThat(KeycloakCalls.classify(sent.cause())).isEqualTo(KeycloakCalls.Failure.TIMEOUT);
+    assertThat(KeycloakCalls.isBusy(sent.cause())).isFalse();
+  }
+
+  @Test
+  void anotherTenantsSingleCallIsServedBeforeAFloodsBacklog() {
+    var calls = calls(2, 1000);
+    var flood = new ArrayList<Future<HttpResponse<Buffer>>>();
+    for (int i = 0; i < 500; i++) {
+      flood.add(call(calls, "flood", "user-" + (i % 120)));
+    }
+    assertThat(atKeycloak).hasSize(2);
+
+    var other = call(calls, "other", "librarian");
+    keycloakAnswersOldest();
+    keycloakAnswersOldest();
+
+    // the tenants take turns: of the first two slots freed, one goes to the other tenant, though 498 of the
+    // flood's calls came before it
+    assertThat(sentFor).hasSize(4);
+    assertThat(sentFor.subList(2, 4)).contains("other/librarian");
+    assertThat(other.isComplete()).isFalse();
+    assertThat(flood.stream().filter(Future::isComplete)).hasSize(2);
+  }
+
+  @Test
+  void withinATenantUsersTakeTurns() {
+    var calls = calls(1, 1000);
+    call(calls, "alpha", "busy");
+    for (int i = 0; i < 50; i++) {
+      call(calls, "alpha", "busy");
+    }
+    call(calls, "alpha", "quiet");
+
+    keycloakAnswersOldest();
+    keycloakAnswersOldest();
+
+    // the busy user's first waiting call, then the quiet user's one, not the busy user's 49 others first
+    assertThat(sentFor).containsExactly("alpha/busy", "alpha/busy", "alpha/quiet");
+  }
+
+  @Test
+  void aFullQueueTakesItsRoomFromTheLongestTenantNotFromANewcomer() {
+    var calls = calls(1, 10);
+    call(calls, "flood", "u");
+    var flood = new ArrayList<Future<HttpResponse<Buffer>>>();
+    for (int i = 0; i < 10; i++) {
+      flood.add(call(calls, "flood", "u"));
+    }
+    var floodRefused = call(calls, "flood", "u");
+    assertThat(KeycloakCalls.classify(floodRefused.cause())).isEqualTo(KeycloakCalls.Failure.BUSY);
+
+    var other = call(calls, "other", "u");
+
+    // the newest of the flood's waiting calls made room and was told busy; the newcomer waits its turn
+    assertThat(other.isComplete()).isFalse();
+    assertThat(flood.get(9).failed()).isTrue();
+    assertThat(KeycloakCalls.isBusy(flood.get(9).cause())).isTrue();
+    assertThat(flood.subList(0, 9)).noneMatch(Future::isComplete);
+    keycloakAnswersOldest();
+    keycloakAnswersOldest();
+    assertThat(sentFor.subList(1, 3)).contains("other/u");
   }
 }

@@ -25,6 +25,7 @@ import org.folio.sidecar.support.LogCapture;
 import org.folio.sidecar.support.SidecarTestResource;
 import org.folio.sidecar.support.TestClocks;
 import org.folio.sidecar.testkit.TestPlatform;
+import org.folio.sidecar.testkit.TestTenant;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -104,11 +105,15 @@ class RealmFloodTest {
   }
 
   private String genuineToken() {
-    return platform.tokens().login(platform.alpha(), platform.alpha().allowed()).getString("access_token");
+    return genuineToken(platform.alpha());
+  }
+
+  static String genuineToken(TestTenant tenant) {
+    return TestPlatform.get().tokens().login(tenant, tenant.allowed()).getString("access_token");
   }
 
   /** Unsigned (the signature is junk), but well formed, an access token, RS256, naming realm flood{i} of KC_URL. */
-  private static String madeUpRealmToken(int i) {
+  static String madeUpRealmToken(int i) {
     var issuer = ConfigProvider.getConfig().getValue("kc.url", String.class) + "/realms/flood" + i;
     var header = new JsonObject().put("alg", "RS256").put("kid", "k" + i).put("typ", "JWT");
     var payload = new JsonObject().put("iss", issuer).put("typ", "Bearer").put("sub", "x")
@@ -121,8 +126,12 @@ class RealmFloodTest {
   }
 
   private static CompletableFuture<Integer> send(HttpClient client, String token) {
+    return send(client, "alpha", token);
+  }
+
+  static CompletableFuture<Integer> send(HttpClient client, String tenant, String token) {
     var request = HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + RestAssured.port + "/public/info"))
-      .header("x-okapi-tenant", "alpha").header("x-okapi-token", token).timeout(Duration.ofSeconds(60)).GET().build();
+      .header("x-okapi-tenant", tenant).header("x-okapi-token", token).timeout(Duration.ofSeconds(60)).GET().build();
     return client.sendAsync(request, HttpResponse.BodyHandlers.discarding()).thenApply(HttpResponse::statusCode);
   }
 }

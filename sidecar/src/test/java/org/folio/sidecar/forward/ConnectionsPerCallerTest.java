@@ -1,0 +1,83 @@
+package org.folio.sidecar.forward;
+
+import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
+import static com.github.tomakehurst.wiremock.client.WireMock.equalTo;
+import static com.github.tomakehurst.wiremock.client.WireMock.get;
+import static com.github.tomakehurst.wiremock.client.WireMock.urlPathEqualTo;
+import static io.restassured.RestAssured.given;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+import static org.hamcrest.Matchers.is;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.quarkus.test.common.ResourceArg;
+import io.quarkus.test.common.WithTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.RestAssured;
+import jakarta.inject.Inject;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import org.folio.sidecar.support.SidecarTestResource;
+import org.folio.sidecar.testkit.TestPlatform;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Issue 43 item 2: one caller holds at most SIDECAR_FORWARD_MAX_CONNECTIONS_PER_CALLER module connections (5
+ * here, 100 by default); past it its requests are answered 429 in upstream's error format, and once it lets go
+ * of its held answers it is served again.
+ */
+@QuarkusTest
+@WithTestResource(value = SidecarTestResource.class, initArgs = {
+  @ResourceArg(name = "sidecar.forward-max-connections-per-caller", value = "5"),
+  // long: the readers hold their connections until the test closes them, however slow the machine
+  @ResourceArg(name = "sidecar.send-timeout", value = "10m")})
+class ConnectionsPerCallerTest {
+
+  private static final int CAP = 5;
+
+  @Inject
+  MeterRegistry registry;
+
+  @Test
+  void aCallerPastItsCapIs429UntilItsConnectionsAreReleased() throws IOException {
+    var platform = TestPlatform.get();
+    platform.resetModule();
+    platform.module().stubFor(get(urlPathEqualTo("/public/info")).withQueryParam("size", equalTo("big"))
+      .willReturn(aResponse().withStatus(200).withBody(new byte[8 * 1024 * 1024])));
+    var readers = new ArrayList<Socket>();
+    try {
+      for (int i = 0; i < CAP; i++) {
+        var socket = new Socket();
+        socket.setReceiveBufferSize(4096);
+        socket.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), RestAssured.port));
+        socket.getOutputStream().write(("GET /public/info?size=big HTTP/1.1\r\nHost: x\r\nx-okapi-tenant: alpha"
+          + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+        readers.add(socket);
+      }
+      await().atMost(Duration.ofSeconds(30)).until(() -> held() == CAP);
+
+      given().header("x-okapi-tenant", "alpha").get("/public/info").then().statusCode(429)
+        .body("errors[0].type", is("TooManyRequestsException"))
+        .body("errors[0].code", is("service_error"));
+
+      for (var socket : readers) {
+        socket.close();
+      }
+      await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(held()).isZero());
+      given().header("x-okapi-tenant", "alpha").get("/public/info").then().statusCode(200);
+    } finally {
+      for (var socket : readers) {
+        socket.close();
+      }
+    }
+  }
+
+  private double held() {
+    return registry.get("sidecar.forward.connections").gauge().value();
+  }
+}
