@@ -10,7 +10,8 @@
 #                         one this project builds on; v4.0.3 asks for 3.34.3)
 #   --cache DIR           default target/baselines (a second call with the same tag reuses the built jar)
 # Test-scoped dependencies are removed from the cached checkouts' poms and tests are not compiled: FOLIO's test
-# helpers are not on Maven Central.
+# helpers are not on Maven Central. Lombok runs as an annotation processor, which JDK 23+ runs only when asked
+# (-Dmaven.compiler.proc=full). The tools and checkstyle, once installed in the local Maven repository, are reused.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 tag=""; gh=https://github.com/folio-org
@@ -57,18 +58,21 @@ checkout "$source" "$tag" "$side"
 tools_v=$(prop "$side" applications-poc-tools.version); style_v=$(prop "$side" folio-java-checkstyle.version)
 echo "folio-module-sidecar $tag needs applications-poc-tools $tools_v, folio-java-checkstyle $style_v; BOM $bom" >&2
 
-if [ -n "$style_v" ]; then
+m2=${MAVEN_REPO:-$HOME/.m2/repository}/org/folio
+if [ -n "$style_v" ] && [ ! -f "$m2/folio-java-checkstyle/$style_v/folio-java-checkstyle-$style_v.jar" ]; then
   checkout "$checkstyle" "v$style_v" "$cache/folio-java-checkstyle-$style_v"
   drop_test_deps "$cache/folio-java-checkstyle-$style_v"
   "${mvn[@]}" -f "$cache/folio-java-checkstyle-$style_v/pom.xml" install >>"$log" 2>&1
 fi
-checkout "$tools" "v$tools_v" "$cache/applications-poc-tools-$tools_v"
-drop_test_deps "$cache/applications-poc-tools-$tools_v"
-"${mvn[@]}" -f "$cache/applications-poc-tools-$tools_v/pom.xml" install \
-  -pl folio-secret-store/folio-secret-store-common,folio-auth-openid -am >>"$log" 2>&1
+if [ ! -f "$m2/folio-auth-openid/$tools_v/folio-auth-openid-$tools_v.jar" ]; then
+  checkout "$tools" "v$tools_v" "$cache/applications-poc-tools-$tools_v"
+  drop_test_deps "$cache/applications-poc-tools-$tools_v"
+  "${mvn[@]}" -f "$cache/applications-poc-tools-$tools_v/pom.xml" install \
+    -pl folio-secret-store/folio-secret-store-common,folio-auth-openid -am >>"$log" 2>&1
+fi
 
 drop_test_deps "$side"
-"${mvn[@]}" -f "$side/pom.xml" package -Dquarkus.platform.version="$bom" >>"$log" 2>&1 \
+"${mvn[@]}" -f "$side/pom.xml" package -Dquarkus.platform.version="$bom" -Dmaven.compiler.proc=full >>"$log" 2>&1 \
   || { echo "build failed, see $log" >&2; tail -30 "$log" >&2; exit 1; }
 echo "built $tag in $(( $(date +%s) - start )) s: $jar" >&2
 echo "$jar"
