@@ -7,6 +7,9 @@
 #   --runs 2|4                baseline, optimized (2) or baseline, optimized, optimized, baseline (4, the default)
 #   --baseline-cmd "java -jar /path/to/quarkus-run.jar"   any sidecar build as the baseline
 #   --baseline-defaults FILE  that build's production time constants (load/baselines/upstream-v4.0.3.properties)
+#   --scenario sip2           each transaction a fresh login (password grant, the users in turn), then a patron look-up,
+#                             a check-out and a check-in: decision calls per transaction, the first request after the
+#                             login, the decision cache's entries (issue 45); not with --check (no import traffic)
 #   --out DIR                 where the report goes (default load/results/<timestamp>)
 #   --fleet-restart           a platform upgrade: each optimized run's whole fleet restarts at the workload's midpoint
 #                             (quick: 20 s past the first refresh period), stop all, start fresh on the same ports; those

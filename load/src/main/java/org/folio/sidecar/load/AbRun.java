@@ -121,6 +121,10 @@ public final class AbRun {
     if (!jvmSets.isEmpty() && baselineCommand.isPresent()) {
       throw new IllegalArgumentException("--jvm-sets compares option sets of this build; it takes no --baseline-cmd");
     }
+    var scenario = option(args, "--scenario").orElse("circulation");
+    if (!List.of("circulation", "sip2").contains(scenario)) {
+      throw new IllegalArgumentException("--scenario takes circulation or sip2, got " + scenario);
+    }
     var project = Path.of("").toAbsolutePath();
     var out = option(args, "--out").map(Path::of).orElse(project.resolve("load/results")
       .resolve(LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")))).toAbsolutePath();
@@ -176,6 +180,13 @@ public final class AbRun {
       workload.put("load.rate", String.valueOf(profile.rate()));
       workload.put("load.import-rate", String.valueOf(profile.importRate()));
       workload.put("load.duration", String.valueOf(profile.durationSeconds()));
+      if (scenario.equals("sip2")) {
+        workload.put("load.scenario", "sip2");
+        workload.put("load.keycloak", keycloak.hop().url());
+        workload.put("load.users", discovery.get(CirculationModules.USERS.name()));
+        workload.put("load.login-secret", TestTenant.LOGIN_SECRET);
+        workload.put("load.password", TestTenant.PASSWORD);
+      }
 
       // upstream reports itself unready without a Kafka broker: with another build as baseline both fleets get one
       var kafka = baselineCommand.map(command -> {
@@ -188,6 +199,7 @@ public final class AbRun {
       var restarts = new FleetRestart.Runs(args.contains("--fleet-restart"), profile, option(args, "--optimized-env-1")
         .map(AbRun::variables).orElse(Map.of()));
       var results = new ArrayList<VariantResult>();
+      var decisionEntries = new LinkedHashMap<String, Long>();
       var overheads = new LinkedHashMap<String, Overhead>();
       // A B B A: neither variant always meets the warmer (or the more tired) Keycloak
       var sets = new LinkedHashMap<String, MemoryProfile.Config>();
@@ -247,6 +259,7 @@ public final class AbRun {
           var keycloakUsage = keycloakMeter.stop();
           var steadyWindow = steady.stop();
           var cacheAfter = fleet.decisionCacheHitsAndMisses();
+          decisionEntries.put(runName, fleet.decisionCacheEntries());
           var footprint = Footprint.afterWorkload(fleet.processes(), afterStart);
           var cacheDelta = cacheBefore == null || cacheAfter == null
             ? null
@@ -273,6 +286,9 @@ public final class AbRun {
         ? AbReport.write(out, profile, results, overheads, wallTime, tokens.refreshes(), tokens.failures(),
           baselineDefaults)
         : AbReport.writeJvmSets(out, profile, results, overheads, wallTime, jvmSets);
+      if (scenario.equals("sip2")) {
+        Sip2Report.append(report, profile, users.size(), results, decisionEntries);
+      }
       if (restarts.enabled()) {
         FleetRestartReport.append(report, profile, restarts.timelines(), restarts::environment);
       }

@@ -231,6 +231,25 @@ final class SidecarFleet implements AutoCloseable {
     return found || retiredCounted ? new long[]{hits + retiredCache[0], misses + retiredCache[1]} : null;
   }
 
+  /** The decision cache's entries summed over the fleet (Caffeine's estimate, {@code cache_size}); -1 if unread. */
+  long decisionCacheEntries() {
+    long entries = 0;
+    boolean found = false;
+    for (var module : processes.keySet()) {
+      try {
+        for (var line : get("http://127.0.0.1:" + managementPorts.get(module) + "/q/metrics").body().split("\n")) {
+          if (line.startsWith("cache_size{") && line.contains("cache=\"sidecar.authz.decisions\"")) {
+            entries += (long) Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
+            found = true;
+          }
+        }
+      } catch (IOException e) {
+        // a sidecar whose metrics cannot be read adds nothing; the figure says so only if none could be read
+      }
+    }
+    return found ? entries : -1;
+  }
+
   /**
    * The platform events {@code module}'s sidecar has counted with {@code outcome} (applied, ignored, malformed,
    * failed), summed over the kinds in {@code kinds} (discovery, entitlement, logout), from its

@@ -69,7 +69,7 @@ final class UserTokens implements AutoCloseable {
     for (int i = 0; i < users.size(); i++) {
       var user = users.get(i);
       array.add(new JsonObject().put("tenant", user.tenant()).put("userId", user.userId())
-        .put("token", logins.get(i).getString("access_token")));
+        .put("username", user.username()).put("token", logins.get(i).getString("access_token")));
     }
     return array;
   }

@@ -2,6 +2,7 @@ package org.folio.sidecar.load;
 
 import static io.gatling.javaapi.core.CoreDsl.StringBody;
 import static io.gatling.javaapi.core.CoreDsl.constantUsersPerSec;
+import static io.gatling.javaapi.core.CoreDsl.jsonPath;
 import static io.gatling.javaapi.core.CoreDsl.nothingFor;
 import static io.gatling.javaapi.core.CoreDsl.rampUsersPerSec;
 import static io.gatling.javaapi.core.CoreDsl.scenario;
@@ -24,13 +25,21 @@ import java.util.concurrent.atomic.AtomicLong;
  * check-ins by staff users of every tenant, each with the token its session holds now, plus data-import-like traffic.
  * Or the hit-path overhead phases: the users module called directly, through its sidecar with a warm cache, and through
  * nginx, one after another at a fixed rate. All addresses come from system properties that load/run-ab.sh sets, and are
- * loopback addresses.
+ * loopback addresses. With {@code load.scenario=sip2} the circulation workload is a SIP2 self-check machine's instead:
+ * every transaction a fresh login (a password grant for one of the users, in turn), then a patron look-up, a
+ * check-out and a check-in with the new token.
  */
 public class CirculationSimulation extends Simulation {
 
   private static final String TOKENS = System.getProperty("load.tokens");
   private static final String CIRCULATION = System.getProperty("load.circulation");
   private static final String INVENTORY = System.getProperty("load.inventory");
+  private static final String SCENARIO = System.getProperty("load.scenario", "circulation");
+  /** Keycloak's base URL, the users module's sidecar and the login secrets: the SIP2-like scenario's own. */
+  private static final String KEYCLOAK = System.getProperty("load.keycloak", "");
+  private static final String USERS = System.getProperty("load.users", "");
+  private static final String LOGIN_SECRET = System.getProperty("load.login-secret", "");
+  private static final String PASSWORD = System.getProperty("load.password", "");
   private static final double RATE = Double.parseDouble(System.getProperty("load.rate", "5"));
   private static final double IMPORT_RATE = Double.parseDouble(System.getProperty("load.import-rate", "2"));
   /** Seconds of circulation workload; 0 runs only the overhead phases. */
@@ -52,7 +61,11 @@ public class CirculationSimulation extends Simulation {
       .contentTypeHeader("application/json").header("x-okapi-tenant", "#{tenant}")
       .header("x-okapi-token", "#{token}");
     var populations = new ArrayList<PopulationBuilder>();
-    if (DURATION > 0) {
+    if (DURATION > 0 && SCENARIO.equals("sip2")) {
+      int ramp = Math.max(1, Math.min(10, DURATION / 5));
+      populations.add(sip2().injectOpen(rampUsersPerSec(1).to(RATE).during(ramp),
+        constantUsersPerSec(RATE).during(DURATION - ramp)));
+    } else if (DURATION > 0) {
       int ramp = Math.max(1, Math.min(10, DURATION / 5));
       populations.add(transaction("check-out", CIRCULATION + "/circulation/check-out-by-barcode", 201).injectOpen(
         rampUsersPerSec(1).to(RATE).during(ramp), constantUsersPerSec(RATE).during(DURATION - ramp)));
@@ -92,6 +105,25 @@ public class CirculationSimulation extends Simulation {
       .exec(http(name).post(url)
         .body(StringBody("{\"itemBarcode\":\"#{item}\",\"userBarcode\":\"#{userId}\"}"))
         .check(status().is(expectedStatus)));
+  }
+
+  /**
+   * A SIP2 transaction: a new session for the next user (Keycloak's password grant, as a self-check machine logs in
+   * for every patron), then the patron's record, a check-out and a check-in carrying that session's token. The
+   * look-up is named apart, "sip2-first", as the first request after a login: a cache keyed by session misses there.
+   */
+  private ScenarioBuilder sip2() {
+    return scenario("sip2").feed(tokens.circular()).exec(session -> session.set("item", items.incrementAndGet()))
+      .exec(http("sip2-login").post(KEYCLOAK + "/realms/#{tenant}/protocol/openid-connect/token")
+        .header("content-type", "application/x-www-form-urlencoded")
+        .body(StringBody("grant_type=password&client_id=#{tenant}-login-application&client_secret=" + LOGIN_SECRET
+          + "&username=#{username}&password=" + PASSWORD))
+        .check(status().is(200), jsonPath("$.access_token").saveAs("token")))
+      .exec(http("sip2-first").get(USERS + "/users/#{userId}").check(status().is(200)))
+      .exec(http("check-out").post(CIRCULATION + "/circulation/check-out-by-barcode")
+        .body(StringBody("{\"itemBarcode\":\"#{item}\",\"userBarcode\":\"#{userId}\"}")).check(status().is(201)))
+      .exec(http("check-in").post(CIRCULATION + "/circulation/check-in-by-barcode")
+        .body(StringBody("{\"itemBarcode\":\"#{item}\",\"userBarcode\":\"#{userId}\"}")).check(status().is(200)));
   }
 
   /** One user's GET of a user record, the same request whichever way it goes: a warm-cache hit at the sidecar. */
