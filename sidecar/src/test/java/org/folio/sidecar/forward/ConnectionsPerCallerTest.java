@@ -16,14 +16,12 @@ import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.RestAssured;
 import jakarta.inject.Inject;
 import java.io.IOException;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.net.Socket;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import org.folio.sidecar.support.SidecarTestResource;
 import org.folio.sidecar.testkit.TestPlatform;
+import org.folio.sidecar.support.RawHttp;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -52,12 +50,7 @@ class ConnectionsPerCallerTest {
     var readers = new ArrayList<Socket>();
     try {
       for (int i = 0; i < CAP; i++) {
-        var socket = new Socket();
-        socket.setReceiveBufferSize(4096);
-        socket.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), RestAssured.port));
-        socket.getOutputStream().write(("GET /public/info?size=big HTTP/1.1\r\nHost: x\r\nx-okapi-tenant: alpha"
-          + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
-        readers.add(socket);
+        readers.add(RawHttp.parkedReader(RestAssured.port, "/public/info?size=big"));
       }
       await().atMost(Duration.ofSeconds(30)).until(() -> held() == CAP);
 

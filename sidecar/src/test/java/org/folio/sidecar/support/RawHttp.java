@@ -4,6 +4,7 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
@@ -38,6 +39,19 @@ public final class RawHttp {
   }
 
   /** Sends {@code request} as is and reads until the connection closes or nothing arrives for {@code quietMillis}. */
+  /**
+   * A caller that asks for {@code path} as tenant alpha over HTTP/1.1 and never reads: a 4-KiB receive window, so
+   * the relay to it pauses once the kernel's buffers are full. The caller closes it.
+   */
+  public static Socket parkedReader(int port, String path) throws IOException {
+    var socket = new Socket();
+    socket.setReceiveBufferSize(4096);
+    socket.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), port));
+    socket.getOutputStream().write(("GET " + path + " HTTP/1.1\r\nHost: x\r\nx-okapi-tenant: alpha\r\n\r\n")
+      .getBytes(StandardCharsets.US_ASCII));
+    return socket;
+  }
+
   public static Exchange send(int port, String request, int quietMillis) {
     return send(port, request, quietMillis, quietMillis);
   }
