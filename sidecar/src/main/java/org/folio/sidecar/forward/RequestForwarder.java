@@ -199,6 +199,14 @@ public class RequestForwarder {
         } else {
           request.resume();
         }
+        // a caller that leaves before the answer's head comes (a reset stream, a closed connection) frees its
+        // module connection now, not when the module answers: else resets free the caller's streams while the
+        // module connections they opened stay held, and count against SIDECAR_FORWARD_MAX_CONNECTIONS_PER_CALLER
+        request.response().closeHandler(gone -> {
+          if (!answer.isComplete()) {
+            abandon(outgoing);
+          }
+        });
         return answer;
       })
       .transform(result -> {

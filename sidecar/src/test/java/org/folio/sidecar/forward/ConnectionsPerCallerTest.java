@@ -27,7 +27,8 @@ import org.junit.jupiter.api.Test;
 /**
  * Issue 43 item 2: one caller holds at most SIDECAR_FORWARD_MAX_CONNECTIONS_PER_CALLER module connections (5
  * here, 100 by default); past it its requests are answered 429 in upstream's error format, and once it lets go
- * of its held answers it is served again.
+ * of its held answers it is served again. A caller that leaves before the module answers frees its connection then,
+ * not when the module answers.
  */
 @QuarkusTest
 @WithTestResource(value = SidecarTestResource.class, initArgs = {
@@ -67,6 +68,34 @@ class ConnectionsPerCallerTest {
       for (var socket : readers) {
         socket.close();
       }
+    }
+  }
+
+  @Test
+  void callersThatLeaveBeforeTheAnswerFreeTheirConnectionsAtOnce() throws IOException {
+    var platform = TestPlatform.get();
+    platform.resetModule();
+    // the module answers after the test has ended: only the callers' leaving can free the connections
+    platform.module().stubFor(get(urlPathEqualTo("/public/info")).withQueryParam("slow", equalTo("yes"))
+      .willReturn(aResponse().withStatus(200).withFixedDelay(120_000)));
+    var readers = new ArrayList<Socket>();
+    try {
+      for (int i = 0; i < CAP; i++) {
+        readers.add(RawHttp.parkedReader(RestAssured.port, "/public/info?slow=yes"));
+      }
+      await().atMost(Duration.ofSeconds(30)).until(() -> held() == CAP);
+      given().header("x-okapi-tenant", "alpha").get("/public/info").then().statusCode(429);
+
+      for (var socket : readers) {
+        socket.close();
+      }
+      await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(held()).isZero());
+      given().header("x-okapi-tenant", "alpha").get("/public/info").then().statusCode(200);
+    } finally {
+      for (var socket : readers) {
+        socket.close();
+      }
+      platform.resetModule();
     }
   }
 

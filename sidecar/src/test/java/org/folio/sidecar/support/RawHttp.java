@@ -38,7 +38,6 @@ public final class RawHttp {
     }
   }
 
-  /** Sends {@code request} as is and reads until the connection closes or nothing arrives for {@code quietMillis}. */
   /**
    * A caller that asks for {@code path} as tenant alpha over HTTP/1.1 and never reads: a 4-KiB receive window, so
    * the relay to it pauses once the kernel's buffers are full. The caller closes it.
@@ -52,6 +51,7 @@ public final class RawHttp {
     return socket;
   }
 
+  /** Sends {@code request} as is and reads until the connection closes or nothing arrives for {@code quietMillis}. */
   public static Exchange send(int port, String request, int quietMillis) {
     return send(port, request, quietMillis, quietMillis);
   }
