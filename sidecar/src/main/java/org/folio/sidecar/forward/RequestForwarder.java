@@ -285,22 +285,27 @@ public class RequestForwarder {
     if (mayHaveBody && !headers.contains("content-length")) {
       response.setChunked(true);
     }
-    // a caller that takes no byte for the send timeout: the same end as a failed relay, from a timer's task
-    relayBody(answer, new SendDeadline(new CallerStream(response), vertx, sendTimeoutMillis,
-      () -> giveUp(response, answer))).onFailure(error -> {
-        // the part of the answer already received is discarded first; then, in a task of its own, never from
-        // within the failed write's notification: Netty's HTTP/1 encoder still holds the buffers of that write
-        // there, and a write the reset makes (Vert.x writes an empty buffer before it closes) would hand them to
-        // the closed channel a second time, which releases them a second time
-        answer.handler(null).resume();
-        var context = Vertx.currentContext();
-        if (context == null) {
-          giveUp(response, answer);
-        } else {
-          context.runOnContext(next -> giveUp(response, answer));
-        }
-      });
+    // a caller that takes no byte for the send timeout ends the relay as a failed write does
+    Runnable abort = () -> abort(response, answer);
+    relayBody(answer, new SendDeadline(new CallerStream(response), vertx, sendTimeoutMillis, abort))
+      .onFailure(error -> abort.run());
     return Future.succeededFuture();
+  }
+
+  /**
+   * The part of the answer already received is discarded first; then, in a task of its own, never from within the
+   * failed write's notification: Netty's HTTP/1 encoder still holds the buffers of that write there, and a write
+   * the reset makes (Vert.x writes an empty buffer before it closes) would hand them to the closed channel a second
+   * time, which releases them a second time.
+   */
+  private static void abort(HttpServerResponse response, HttpClientResponse answer) {
+    answer.handler(null).resume();
+    var context = Vertx.currentContext();
+    if (context == null) {
+      giveUp(response, answer);
+    } else {
+      context.runOnContext(next -> giveUp(response, answer));
+    }
   }
 
   /**
