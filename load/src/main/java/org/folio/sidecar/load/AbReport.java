@@ -571,7 +571,8 @@ final class AbReport {
         continue;
       }
       report.line("wrk with N connections, 2 threads, %d s per point, on the same machine: each answer is followed "
-        + "at once by the next request. %s", profile.closedLoopSeconds(),
+        + "at once by the next request, all as one user (the fleet's `SIDECAR_FORWARD_MAX_CONNECTIONS_PER_CALLER` is "
+        + "raised past N: this measures the hop, not the per-caller cap). %s", profile.closedLoopSeconds(),
         stub.startsWith("2")
           ? "The stub answers after 2 ms."
           : "The stub answers at once: the figure is the CPU-bound capacity of each path.");

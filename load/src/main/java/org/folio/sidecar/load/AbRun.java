@@ -67,12 +67,19 @@ public final class AbRun {
   }
 
   /**
+   * The users' tokens come from their tenant's login client ({@code <tenant>-login-application}); the modules'
+   * service tokens from another client. UMA calls made with the former are what users' sessions cost.
+   */
+  private static final String SESSION_CLIENT_SUFFIX = "-login-application";
+
+  /**
    * One fleet's run of the workload. Every counter is a delta over the workload's window (warm-up excluded).
    * {@code name} tells the run ("baseline, run 2"); {@code variant} is "baseline" or "optimized".
    */
   record VariantResult(String variant, String name, String command, String version,
     Map<String, GatlingRun.Stats> stats,
-    Map<CountingHop.Kind, Integer> keycloakCalls, int distinctDecisionKeys, long[] cacheHitsMisses,
+    Map<CountingHop.Kind, Integer> keycloakCalls, int distinctDecisionKeys, int sessionDecisionCalls,
+    long[] cacheHitsMisses,
     SteadyState.Window steady, ProcessMeter.Usage sidecars, ProcessMeter.Usage keycloak,
     long discoveryHits, long permissionLookups, AddedTime.Percentiles sidecarsAdded, JvmPauses pauses,
     Footprint footprint) {
@@ -270,7 +277,9 @@ public final class AbRun {
           }
           results.add(new VariantResult(variant, runName, String.join(" ", command), fleet.reportedVersion(), stats,
             calls,
-            keycloak.hop().distinctDecisionKeys(), cacheDelta, steadyWindow, sidecarUsage, keycloakUsage,
+            keycloak.hop().distinctDecisionKeys(),
+            keycloak.hop().umaCalls(client -> client.endsWith(SESSION_CLIENT_SUFFIX)), cacheDelta, steadyWindow,
+            sidecarUsage, keycloakUsage,
             stubs.discoveryHits() - trapBefore, stubs.permissionLookups() - lookupsBefore, added.read(""),
             JvmPauses.read(logs), footprint));
           log("%s: done after %d s", runName, elapsed(started));

@@ -78,6 +78,9 @@ final class SidecarFleet implements AutoCloseable {
         env.put("SECRET_STORE_TYPE", "EPHEMERAL");
         // AddedTime reads the compact line's milliseconds
         env.put("SC_ACCESS_LOG_FORMAT", "compact");
+        // the hit path and the closed loop send as one user over up to 256 connections: they measure the hop, so
+        // the per-caller cap (100 by default) is raised past them; a build without the cap ignores the variable
+        env.put("SIDECAR_FORWARD_MAX_CONNECTIONS_PER_CALLER", "10000");
         env.put("SECRET_STORE_EPHEMERAL_CONTENT_FOLIO_MASTER_FOLIO_BACKEND_ADMIN_CLIENT", platform.adminSecret());
         for (var tenant : platform.tenants()) {
           env.put("SECRET_STORE_EPHEMERAL_CONTENT_FOLIO_" + tenant.toUpperCase(Locale.ROOT)

@@ -30,6 +30,8 @@ public final class CountingHop {
   private final HttpClient client = vertx.createHttpClient(new io.vertx.core.http.HttpClientOptions(),
     new io.vertx.core.http.PoolOptions().setHttp1MaxSize(200));
   private final java.util.Set<String> decisionKeys = java.util.concurrent.ConcurrentHashMap.newKeySet();
+  /** UMA calls by the client the token was issued to ({@code azp}): a user's session, or a service token. */
+  private final Map<String, AtomicInteger> umaByClient = new java.util.concurrent.ConcurrentHashMap<>();
   private final int port;
   private final int targetPort;
   private final Map<Kind, AtomicInteger> counts = new EnumMap<>(Kind.class);
@@ -121,6 +123,13 @@ public final class CountingHop {
   public void resetCounts() {
     counts.values().forEach(count -> count.set(0));
     decisionKeys.clear();
+    umaByClient.clear();
+  }
+
+  /** UMA calls since the last reset made with a token issued to a client that {@code client} accepts. */
+  public int umaCalls(java.util.function.Predicate<String> client) {
+    return umaByClient.entrySet().stream().filter(entry -> client.test(entry.getKey()))
+      .mapToInt(entry -> entry.getValue().get()).sum();
   }
 
   /**
@@ -131,12 +140,15 @@ public final class CountingHop {
     return decisionKeys.size();
   }
 
-  private static String decisionKey(HttpServerRequest request, Buffer body) {
+  private static io.vertx.core.json.JsonObject claims(HttpServerRequest request) {
     var authorization = String.valueOf(request.getHeader("authorization"));
     var parts = authorization.split("\\.");
-    var claims = parts.length == 3
+    return parts.length == 3
       ? new io.vertx.core.json.JsonObject(new String(java.util.Base64.getUrlDecoder().decode(parts[1])))
       : new io.vertx.core.json.JsonObject();
+  }
+
+  private static String decisionKey(HttpServerRequest request, io.vertx.core.json.JsonObject claims, Buffer body) {
     var permission = java.net.URLDecoder.decode(body.toString(), java.nio.charset.StandardCharsets.UTF_8)
       .replaceAll(".*permission=([^&]*).*", "$1");
     return String.join("|", request.path(), claims.getString("azp", ""), claims.getString("sub", ""),
@@ -148,7 +160,9 @@ public final class CountingHop {
       var kind = classify(request, body);
       counts.get(kind).incrementAndGet();
       if (kind == Kind.UMA) {
-        decisionKeys.add(decisionKey(request, body));
+        var claims = claims(request);
+        decisionKeys.add(decisionKey(request, claims, body));
+        umaByClient.computeIfAbsent(claims.getString("azp", ""), client -> new AtomicInteger()).incrementAndGet();
       }
       if (kind == Kind.UMA && failingUma) {
         request.response().setStatusCode(500).putHeader("content-type", "application/json")
