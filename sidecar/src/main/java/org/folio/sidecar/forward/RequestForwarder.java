@@ -286,7 +286,8 @@ public class RequestForwarder {
       response.setChunked(true);
     }
     // a caller that takes no byte for the send timeout ends the relay as a failed write does
-    Runnable abort = () -> abort(response, answer);
+    var ended = endOf(answer);
+    Runnable abort = () -> abort(response, answer, ended);
     relayBody(answer, new SendDeadline(new CallerStream(response), vertx, sendTimeoutMillis, abort))
       .onFailure(error -> abort.run());
     return Future.succeededFuture();
@@ -298,13 +299,25 @@ public class RequestForwarder {
    * the reset makes (Vert.x writes an empty buffer before it closes) would hand them to the closed channel a second
    * time, which releases them a second time.
    */
-  private static void abort(HttpServerResponse response, HttpClientResponse answer) {
+  private static void abort(HttpServerResponse response, HttpClientResponse answer, Future<Void> ended) {
     answer.handler(null).resume();
     var context = Vertx.currentContext();
     if (context == null) {
-      giveUp(response, answer);
+      giveUp(response, answer, ended);
     } else {
-      context.runOnContext(next -> giveUp(response, answer));
+      context.runOnContext(next -> giveUp(response, answer, ended));
+    }
+  }
+
+  /**
+   * The answer's end, asked for while the relay starts: once the answer has ended Vert.x throws on the question
+   * (an uncaught IllegalStateException when a caller left just as the answer's end came in).
+   */
+  private static Future<Void> endOf(HttpClientResponse answer) {
+    try {
+      return answer.end();
+    } catch (IllegalStateException alreadyEnded) {
+      return Future.succeededFuture();
     }
   }
 
@@ -315,11 +328,11 @@ public class RequestForwarder {
    * ended is not, as Vert.x would close its connection, which by then may carry another caller's request
    * (eclipse-vertx/vert.x#6294; that caller would get a 502).
    */
-  private static void giveUp(HttpServerResponse response, HttpClientResponse answer) {
+  private static void giveUp(HttpServerResponse response, HttpClientResponse answer, Future<Void> ended) {
     if (!response.ended()) {
       response.reset();
     }
-    if (!answer.end().isComplete()) {
+    if (!ended.isComplete()) {
       abandon(answer.request());
     }
   }

@@ -26,7 +26,7 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The build's check of the tests' output (root pom.xml) proven on real Netty output: a JVM with the leak detector
  * at paranoid, as every test JVM has it, that drops a buffer or releases one twice fails the check; one that owns
- * its buffers rightly passes it.
+ * its buffers rightly passes it. An exception no event-loop handler took fails it too.
  */
 class TestOutputCheckTest {
 
@@ -54,6 +54,18 @@ class TestOutputCheckTest {
       .allMatch(line -> line.startsWith("TwiceTest-output.txt: ") && line.contains("IllegalReferenceCountException"));
     assertThatThrownBy(() -> TestOutputCheck.main(new String[]{BUILD_START, reports.toString()}))
       .hasMessageContaining("IllegalReferenceCountException");
+  }
+
+  @Test
+  void anExceptionNoHandlerTookFailsTheBuild() throws Exception {
+    // Quarkus' line for an exception thrown on an event loop that no handler took (RelayedBodiesStayApartTest's
+    // output held 34 of these from RequestForwarder.giveUp before it asked for the answer's end while relaying)
+    Files.writeString(reports.resolve("UncaughtTest-output.txt"), "2026-11-29 04:14:28,043 ERROR "
+      + "[io.qua.ver.cor.run.VertxCoreRecorder] (vert.x-eventloop-thread-0) Uncaught exception received by Vert.x: "
+      + "java.lang.IllegalStateException\n\tat io.vertx.core.http.impl.HttpClientResponseImpl.checkEnded\n");
+
+    assertThatThrownBy(() -> TestOutputCheck.main(new String[]{BUILD_START, reports.toString()}))
+      .hasMessageContaining("UncaughtTest-output.txt").hasMessageContaining("Uncaught exception received by Vert.x");
   }
 
   @Test

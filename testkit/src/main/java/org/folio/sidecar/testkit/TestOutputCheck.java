@@ -11,15 +11,18 @@ import java.util.List;
 import java.util.stream.Stream;
 
 /**
- * Fails the build when a test JVM's output shows a buffer owned wrongly: Netty's leak detector (run at paranoid
- * in every test JVM, root pom.xml) reports a buffer never released with {@code LEAK:}, and a buffer released
- * twice throws {@code IllegalReferenceCountException}. Either may be logged by a thread the test never joins, so a
+ * Fails the build when a test JVM's output shows a buffer owned wrongly or an exception nobody handled: Netty's leak
+ * detector (run at paranoid in every test JVM, root pom.xml) reports a buffer never released with {@code LEAK:}, a
+ * buffer released twice throws {@code IllegalReferenceCountException}, and an exception thrown on an event loop
+ * that no handler took is logged by Quarkus as {@code Uncaught exception received by Vert.x} (a stack trace at
+ * ERROR in the sidecar's log). Each may be logged by a thread the test never joins, so a
  * test can pass while its output holds one; the build reads every test class's output file after the tests
  * ({@code *-output.txt}, written by Surefire and Failsafe with redirectTestOutputToFile).
  */
 public final class TestOutputCheck {
 
-  static final List<String> MARKS = List.of("LEAK:", "IllegalReferenceCountException");
+  static final List<String> MARKS = List.of("LEAK:", "IllegalReferenceCountException",
+    "Uncaught exception received by Vert.x");
   private static final int SHOWN = 5;
 
   private TestOutputCheck() {
@@ -36,9 +39,10 @@ public final class TestOutputCheck {
       found.addAll(findings(Path.of(args[i]), since));
     }
     if (!found.isEmpty()) {
-      throw new IllegalStateException("A buffer released twice or never (" + String.join(" or ", MARKS)
-        + ") in the tests' output:\n" + String.join("\n", found.subList(0, Math.min(SHOWN, found.size())))
-        + (found.size() > SHOWN ? "\n... and " + (found.size() - SHOWN) + " more" : ""));
+      throw new IllegalStateException(
+        "A buffer released twice or never, or an uncaught exception (" + String.join(" or ", MARKS)
+          + ") in the tests' output:\n" + String.join("\n", found.subList(0, Math.min(SHOWN, found.size())))
+          + (found.size() > SHOWN ? "\n... and " + (found.size() - SHOWN) + " more" : ""));
     }
   }
 
