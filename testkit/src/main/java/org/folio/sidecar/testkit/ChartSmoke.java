@@ -38,10 +38,9 @@ import org.yaml.snakeyaml.Yaml;
  * chart's labels and what k8s/folio-helm-v2-values.yaml adds where the chart renders it (the pod annotations, the
  * module container's readinessProbe, the sidecar's resources), started by {@code podman kube play} against the
  * demo's real Keycloak, Kafka and manager stubs. Shows: start to ready, the probe answering and failing during an
- * operator's drain, allowed
- * 200 and denied 403, an egress call made inside the module's container through the chart's {@code SIDECAR_URL}
- * (the pod's loopback), the start-up lines (no {@code [error]} or {@code WARN}), RSS under load against the values' limit and the chart's,
- * and a real Prometheus finding the sidecar by the shipped scrape job (ops/prometheus/scrape-sidecars.yaml, its
+ * operator's drain, allowed 200 and denied 403, an egress call made inside the module's container through the
+ * chart's {@code SIDECAR_URL} (the pod's loopback), the start-up lines (no {@code [error]} or {@code WARN}), RSS
+ * under load against the values' limit and the chart's, and a real Prometheus finding the sidecar by the shipped scrape job (ops/prometheus/scrape-sidecars.yaml, its
  * relabelling run on the labels kubernetes_sd gives the chart's pod) with the alert rules loaded and one alert
  * firing. Only what a local run needs is changed, and each change is printed. Run by ops/chart-smoke.sh.
  */

@@ -18,8 +18,9 @@ import java.util.function.BooleanSupplier;
  * each block marked {@code sh runbook-check}, in the order of the document, each in its own bash with the
  * documented variables set to the demo's addresses and credential. A command passes when it exits 0 and its output
  * holds every {@code # prints: } line that follows it ({@code …} stands for anything in between); one that needs
- * Kubernetes ({@code kubectl}, or a {@code $NAMESPACE} whose pods a script finds with it) is listed as skipped. A section can need a state first (an outage for
- * SidecarKeycloakUnreachable): {@link #prepare} makes it. Run by ops/runbook-check.sh.
+ * Kubernetes ({@code kubectl}, or a {@code $NAMESPACE} whose pods a script finds with it) is listed as skipped.
+ * A section can need a state first (an outage for SidecarKeycloakUnreachable): {@link #prepare} makes it. Run by
+ * ops/runbook-check.sh.
  */
 public final class RunbookCheck {
 
