@@ -56,9 +56,10 @@ public final class RunbookCheck {
     var commands = commands(lines);
     System.out.println("[runbook-check] " + commands.size() + " commands in " + RUNBOOKS);
     var platform = TestPlatform.get();
-    // the probe every second instead of every 5 s, so the outage's lines come without a long wait
+    // the probe every second instead of every 5 s, so the outage's lines come without a long wait; REQUEST_TIMEOUT
+    // set (to upstream's default) as folio-helm-v2 sets it, which the GatewayTimeout runbook reads back
     try (var sidecar = SidecarProcess.start(platform, ProcessBuilder.Redirect.to(SIDECAR_LOG.toFile()),
-      Map.of("SIDECAR_HEALTH_PROBE_INTERVAL", "1s"))) {
+      Map.of("SIDECAR_HEALTH_PROBE_INTERVAL", "1s", "REQUEST_TIMEOUT", "60000"))) {
       sidecar.awaitReady(waiting -> System.out.println("[runbook-check] still waiting: " + waiting));
       var alpha = platform.alpha();
       var token = platform.tokens().login(alpha, alpha.allowed()).getString("access_token");
