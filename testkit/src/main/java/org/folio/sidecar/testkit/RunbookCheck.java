@@ -19,7 +19,8 @@ import java.util.function.BooleanSupplier;
  * documented variables set to the demo's addresses and credential. A command passes when it exits 0 and its output
  * holds every {@code # prints: } line that follows it ({@code …} stands for anything in between); one that needs
  * Kubernetes ({@code kubectl}, or a {@code $NAMESPACE} whose pods a script finds with it) is listed as skipped.
- * A section can need a state first (an outage for SidecarKeycloakUnreachable): {@link #prepare} makes it. Run by
+ * A section can need a state first (an outage for SidecarKeycloakUnreachable, a malformed event for
+ * SidecarEventsMalformed): {@link #prepare} makes it. Run by
  * ops/runbook-check.sh.
  */
 public final class RunbookCheck {
@@ -105,6 +106,10 @@ public final class RunbookCheck {
       await("the sidecar logs Keycloak's loss", () -> log().contains("Keycloak is unreachable: "));
       platform.keycloakHop().restore();
       await("the sidecar logs Keycloak's return", () -> log().contains("Keycloak is reachable again after "));
+    } else if (section.equals("SidecarEventsMalformed")) {
+      System.out.println("[runbook-check] a malformed event sent to folio.discovery");
+      platform.events().send("folio.discovery", "{not json");
+      await("the sidecar skips it", () -> log().contains("Skipped malformed event at "));
     }
   }
 
