@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Every command of docs/runbooks.md's `sh runbook-check` blocks run against the demo (testkit RunbookCheck: the
-# platform and sidecar ./demo.sh starts, on loopback), each asserted to exit 0 and to print what its `# prints:`
-# lines say; those that need Kubernetes are listed as skipped. A runbook citing a line, metric or endpoint the
+# Every command of the `sh runbook-check` blocks of docs/runbooks.md and docs/operations.md run against the demo
+# (testkit RunbookCheck: the platform and sidecar ./demo.sh starts, on loopback), each asserted to exit 0 and to
+# print what its `# prints:` lines say; those that need Kubernetes are listed as skipped. A runbook citing a line, metric or endpoint the
 # sidecar does not have fails it. Bounded by its own timeout; SIGTERM reaches Keycloak, Kafka and the sidecar
 # through the JVM's shutdown hooks.
 #   ops/runbook-check.sh

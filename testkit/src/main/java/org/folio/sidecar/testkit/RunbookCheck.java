@@ -13,7 +13,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 
 /**
- * Every command of docs/runbooks.md run against the demo's platform and sidecar (TestPlatform and SidecarProcess, as
+ * Every command of docs/runbooks.md (and of docs/operations.md's troubleshooting) run against the demo's platform and sidecar (TestPlatform and SidecarProcess, as
  * {@code ./demo.sh} starts them): the helpers of the block marked {@code sh runbook-helpers}, then each command of
  * each block marked {@code sh runbook-check}, in the order of the document, each in its own bash with the
  * documented variables set to the demo's addresses and credential. A command passes when it exits 0 and its output
@@ -26,6 +26,8 @@ import java.util.function.BooleanSupplier;
 public final class RunbookCheck {
 
   static final Path RUNBOOKS = Path.of("docs/runbooks.md");
+  // the documents whose checked blocks run, in this order; the helpers are the runbooks'
+  static final List<Path> DOCUMENTS = List.of(RUNBOOKS, Path.of("docs/operations.md"));
   static final String HELPERS = "```sh runbook-helpers";
   static final String CHECKED = "```sh runbook-check";
   static final String PRINTS = "# prints: ";
@@ -52,10 +54,13 @@ public final class RunbookCheck {
   }
 
   private int run() throws Exception {
-    var lines = Files.readAllLines(RUNBOOKS);
-    var helpers = helpers(lines);
-    var commands = commands(lines);
-    System.out.println("[runbook-check] " + commands.size() + " commands in " + RUNBOOKS);
+    var helpers = helpers(Files.readAllLines(RUNBOOKS));
+    var commands = new ArrayList<Command>();
+    for (var document : DOCUMENTS) {
+      var found = commands(Files.readAllLines(document));
+      System.out.println("[runbook-check] " + found.size() + " commands in " + document);
+      commands.addAll(found);
+    }
     var platform = TestPlatform.get();
     // the probe every second instead of every 5 s, so the outage's lines come without a long wait; REQUEST_TIMEOUT
     // set (to upstream's default) as folio-helm-v2 sets it, which the GatewayTimeout runbook reads back
