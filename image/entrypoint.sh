@@ -61,12 +61,31 @@ is_true() {
   esac
 }
 
+# one line on standard error: one JSON object when the sidecar's own lines are (QUARKUS_LOG_CONSOLE_JSON_ENABLED,
+# or upstream's QUARKUS_LOG_CONSOLE_JSON, as application.properties reads them), so a log pipeline parses it too
+say() {
+  if is_true "${QUARKUS_LOG_CONSOLE_JSON_ENABLED:-${QUARKUS_LOG_CONSOLE_JSON:-}}"; then
+    rest=$2 text=""
+    while [ -n "$rest" ]; do
+      char=${rest%"${rest#?}"}
+      rest=${rest#?}
+      case $char in
+        \\ | \") text="$text\\$char" ;;
+        *) text="$text$char" ;;
+      esac
+    done
+    printf '{"level":"%s","loggerName":"entrypoint","message":"%s"}\n' "$1" "$text" >&2
+  else
+    echo "$2" >&2
+  fi
+}
+
 operator="${JAVA_OPTS:-} ${JAVA_OPTIONS:-}"
 ratio=${JAVA_MAX_MEM_RATIO:-0}
 ratio=${ratio%%.*}
 case $ratio in
   '' | *[!0-9]*)
-    echo "sidecar entrypoint: JAVA_MAX_MEM_RATIO must be a percentage, not '${JAVA_MAX_MEM_RATIO}'" >&2
+    say ERROR "sidecar entrypoint: JAVA_MAX_MEM_RATIO must be a percentage, not '${JAVA_MAX_MEM_RATIO}'"
     exit 1 ;;
 esac
 if [ "$ratio" -gt 0 ] && ! names -Xmx "$operator"; then
@@ -131,7 +150,7 @@ said="sidecar entrypoint: collector ${collector:-JVM default}, AOT cache $aot_sa
 if [ -n "$unread" ]; then
   said="$said; not read here (upstream's launcher variables):$unread"
 fi
-echo "$said" >&2
+say INFO "$said"
 
 set -- /opt/java/bin/java $aot $operator $added -jar /deployments/quarkus-run.jar "$@"
 if $dry_run; then

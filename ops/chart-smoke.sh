@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # folio-helm-v2 as shipped, only the sidecar's image swapped (run after image/build.sh): testkit ChartSmoke starts
-# the chart's sidecar container (the chart's environment, k8s/folio-helm-v2-sidecar.env, its JAVA_OPTS and 256Mi
-# limit; no ports, probes, security context or volumes) beside a module stand-in with `podman kube play`, against
-# the demo's Keycloak, Kafka and manager stubs, and shows 200/403, the module's egress through the pod's loopback,
-# the start-up lines, RSS under load, and a real prometheus scraping it by the shipped scrape job with the alert
+# the chart's sidecar container (the chart's environment, k8s/folio-helm-v2-sidecar.env, its JAVA_OPTS; no ports,
+# probes, security context or volumes) with what k8s/folio-helm-v2-values.yaml adds where the chart renders it (pod
+# annotations, the module container's readinessProbe, the sidecar's 320Mi limit: ops/chart-render.sh) beside a
+# module stand-in with `podman kube play`, against the demo's Keycloak, Kafka and manager stubs, and shows start to
+# ready, the probe failing during a drain, 200/403, the module's egress through the pod's loopback, the start-up
+# lines, RSS under load, and a real prometheus scraping it by the shipped scrape job with the alert
 # rules evaluated and one alert firing. Needs root and podman; installs Debian's prometheus when missing.
 #   IMAGE=<name:tag> ops/chart-smoke.sh     (default: the name image/build.sh tags)
 set -euo pipefail

@@ -9,6 +9,7 @@ import java.util.Set;
 import java.util.TreeSet;
 import java.util.regex.Pattern;
 import org.eclipse.microprofile.config.Config;
+import org.eclipse.microprofile.config.ConfigValue;
 
 /**
  * The effective configuration, as Envoy's {@code /config_dump}: every property of the sidecar's own namespaces and
@@ -42,6 +43,11 @@ public class ConfigDump {
   // user:password@ in a URL
   private static final Pattern USER_INFO = Pattern.compile("(?<=://)[^/@\\s]+@");
 
+  // the name in each ${NAME} or ${NAME:default} of an expression, in order
+  private static final Pattern EXPRESSION_NAME = Pattern.compile("\\$\\{([^:}$]+)");
+  // an expression's variable may itself be a property defined by one: followed this far
+  private static final int MAX_EXPRESSION_DEPTH = 3;
+
   private final Config config;
 
   ConfigDump(Config config) {
@@ -62,7 +68,7 @@ public class ConfigDump {
       try {
         var value = config.getConfigValue(name);
         entry.put("value", value.getValue() == null ? null : shown(name, value.getValue()))
-          .put("source", value.getSourceName());
+          .put("source", source(value, 0));
       } catch (RuntimeException e) {
         // an expression naming a missing property: say so instead of failing the whole dump
         entry.put("value", null).put("source", "unresolvable: " + e.getClass().getSimpleName());
@@ -70,6 +76,26 @@ public class ConfigDump {
       properties.put(name, entry);
     }
     return AdminAnswer.of(new JsonObject().put("count", properties.size()).put("properties", properties));
+  }
+
+  /**
+   * Where a value came from: for a property whose application.properties value is an expression over upstream's
+   * variables ({@code sidecar.request-timeout=${REQUEST_TIMEOUT:60000}}), the first of them that is set, with its
+   * own source (an operator reads "EnvConfigSource (REQUEST_TIMEOUT)", not application.properties); its default
+   * applying, the file that holds it.
+   */
+  private String source(ConfigValue value, int depth) {
+    var raw = value.getRawValue();
+    if (raw != null && depth < MAX_EXPRESSION_DEPTH) {
+      var names = EXPRESSION_NAME.matcher(raw);
+      while (names.find()) {
+        var named = config.getConfigValue(names.group(1));
+        if (named.getValue() != null) {
+          return source(named, depth + 1) + " (" + names.group(1) + ")";
+        }
+      }
+    }
+    return value.getSourceName();
   }
 
   /** {@code KAFKA_SASL_JAAS_CONFIG} reads as {@code kafka.sasl.jaas.config}, so one list of prefixes serves both. */

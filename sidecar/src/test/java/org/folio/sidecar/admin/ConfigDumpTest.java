@@ -98,6 +98,22 @@ class ConfigDumpTest {
     assertThat(shown.getJsonObject("events.kafka-host").getString("value")).isEqualTo("kafka");
   }
 
+  @Test
+  void aValueSetThroughUpstreamsVariableNamesShowsThatVariableAsItsSource() throws IOException {
+    var shown = properties(dump(Map.of("REQUEST_TIMEOUT", "7000", "QUARKUS_HTTP_LIMITS_MAX_BODY_SIZE", "2G"),
+      Map.of()));
+    var timeout = shown.getJsonObject("sidecar.request-timeout");
+    assertThat(timeout.getString("value")).isEqualTo("7000");
+    assertThat(timeout.getString("source")).startsWith("EnvConfigSource").endsWith(" (REQUEST_TIMEOUT)");
+    // the second variable of sidecar.max-body-size=${SIDECAR_MAX_BODY_SIZE:${QUARKUS_HTTP_LIMITS_MAX_BODY_SIZE:1G}}
+    assertThat(shown.getJsonObject("sidecar.max-body-size").getString("source"))
+      .endsWith(" (QUARKUS_HTTP_LIMITS_MAX_BODY_SIZE)");
+    // unset, the default of application.properties applies, and that file is the source
+    var unset = properties(dump(Map.of(), Map.of())).getJsonObject("sidecar.request-timeout");
+    assertThat(unset.getString("value")).isEqualTo("60000");
+    assertThat(unset.getString("source")).contains("application.properties").doesNotContain("REQUEST_TIMEOUT");
+  }
+
   private static String dump(Map<String, String> env, Map<String, String> properties) throws IOException {
     var config = new SmallRyeConfigBuilder().addDefaultInterceptors()
       .withSources(new PropertiesConfigSource(

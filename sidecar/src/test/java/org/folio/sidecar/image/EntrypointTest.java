@@ -2,6 +2,7 @@ package org.folio.sidecar.image;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.vertx.core.json.JsonObject;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -135,6 +136,25 @@ class EntrypointTest {
     assertThat(run.command()).contains("-D*").endsWith("-jar", "/deployments/quarkus-run.jar", "one", "two");
   }
 
+  @Test
+  void withJsonLogsItsOwnLineIsOneJsonObjectToo() throws Exception {
+    for (var variable : List.of("QUARKUS_LOG_CONSOLE_JSON_ENABLED", "QUARKUS_LOG_CONSOLE_JSON")) {
+      // a floor option with a quote and a backslash: escaped, the line still parses
+      var run = run(Map.of(variable, "true", "JAVA_OPTS_FLOOR", "-Dq=\"x\\y\""));
+
+      var line = new JsonObject(run.said());
+      assertThat(line.getString("level")).isEqualTo("INFO");
+      assertThat(line.getString("loggerName")).isEqualTo("entrypoint");
+      assertThat(line.getString("message")).startsWith("sidecar entrypoint: collector ")
+        .endsWith("image options added: -Dq=\"x\\y\"");
+    }
+    var refused = run(Map.of("QUARKUS_LOG_CONSOLE_JSON_ENABLED", "true", "JAVA_MAX_MEM_RATIO", "half"));
+    assertThat(refused.exit()).isEqualTo(1);
+    assertThat(new JsonObject(refused.said()).getString("level")).isEqualTo("ERROR");
+    // off, the plain line
+    assertThat(run(Map.of("QUARKUS_LOG_CONSOLE_JSON_ENABLED", "false")).said()).startsWith("sidecar entrypoint: ");
+  }
+
   private record Run(int exit, List<String> command, String said) {
   }
 
@@ -144,8 +164,8 @@ class EntrypointTest {
     var builder = new ProcessBuilder(command).directory(caches.toFile());
     var env = builder.environment();
     env.clear();
-    env.putAll(new HashMap<>(variables));
     env.put("JAVA_OPTS_FLOOR", FLOOR);
+    env.putAll(new HashMap<>(variables));
     env.put("SIDECAR_AOT_CACHE_DIR", caches.toString());
     var process = builder.start();
     assertThat(process.waitFor(30, TimeUnit.SECONDS)).isTrue();

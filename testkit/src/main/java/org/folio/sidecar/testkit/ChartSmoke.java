@@ -34,12 +34,13 @@ import org.yaml.snakeyaml.Yaml;
 /**
  * folio-helm-v2 as shipped, with only the sidecar's image swapped: the sidecar container as the chart renders it
  * (name, image, the chart's environment of k8s/folio-helm-v2-sidecar.env with the module's own name, version and
- * URL, 256Mi limit and 128Mi request; no ports, probes, security context, volumes or preStop) beside a module
- * stand-in, in a Deployment with the chart's labels and the pod annotations of k8s/folio-helm-v2-values.yaml,
- * started by {@code podman kube play} against the demo's real Keycloak, Kafka and manager stubs. Shows: allowed
- * 200 and denied 403, an egress call made inside the module's container through the chart's {@code SIDECAR_URL}
- * (the pod's loopback), the start-up lines (no {@code [error]} or {@code WARN}), RSS under load against the limit,
- * and a real Prometheus finding the sidecar by the shipped scrape job (ops/prometheus/scrape-sidecars.yaml, its
+ * URL; no ports, probes, security context, volumes or preStop) beside a module stand-in, in a Deployment with the
+ * chart's labels and what k8s/folio-helm-v2-values.yaml adds where the chart renders it (the pod annotations, the
+ * module container's readinessProbe, the sidecar's resources), started by {@code podman kube play} against the
+ * demo's real Keycloak, Kafka and manager stubs. Shows: start to ready, the probe answering and failing during an
+ * operator's drain, allowed 200 and denied 403, an egress call made inside the module's container through the
+ * chart's {@code SIDECAR_URL} (the pod's loopback), the start-up lines (no {@code [error]} or {@code WARN}), RSS
+ * under load against the values' limit and the chart's, and a real Prometheus finding the sidecar by the shipped scrape job (ops/prometheus/scrape-sidecars.yaml, its
  * relabelling run on the labels kubernetes_sd gives the chart's pod) with the alert rules loaded and one alert
  * firing. Only what a local run needs is changed, and each change is printed. Run by ops/chart-smoke.sh.
  */
@@ -60,7 +61,8 @@ public final class ChartSmoke {
   // loading does that; it says how busy the machine is, not how the sidecar is configured, so it is shown, not failed
   private static final Pattern MACHINE_LOAD = Pattern.compile("BlockedThreadChecker|has been blocked for");
   private static final Path SIDECAR_LOG = Path.of("testkit/target/chart-smoke-sidecar.log");
-  private static final long LIMIT_BYTES = 256L << 20;
+  // the chart's own limit; the values file's (320Mi) is read from it
+  private static final long CHART_LIMIT_BYTES = 256L << 20;
   private static final int GETS = 2_000;
   private static final int GET_CONCURRENCY = 32;
   private static final int UPLOADS = 100;
@@ -69,6 +71,7 @@ public final class ChartSmoke {
   private final Checks checks = new Checks();
   private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
   private PrometheusProcess prometheus;
+  private long limitBytes;
 
   public static void main(String[] args) {
     int exit;
@@ -110,18 +113,21 @@ public final class ChartSmoke {
     options.setDefaultFlowStyle(DumperOptions.FlowStyle.BLOCK);
     Files.writeString(file, new Yaml(options).dump(deployment));
     Podman.run(60, "pod", "rm", "-f", "-t", "0", POD);
+    limitBytes = bytes(memoryLimit(deployment));
     // a run ended by its script's timeout (SIGTERM) leaves no pod behind: conmon is not this process's child
     var cleanup = new Thread(ChartSmoke::removePod);
     Runtime.getRuntime().addShutdownHook(cleanup);
     PrometheusProcess server = null;
     try {
+      long playStarted = System.nanoTime();
       var played = Podman.run(180, "kube", "play", file.toString());
       checks.verify("podman kube play starts the chart's pod " + POD, played.exit() == 0
         && Podman.run(10, "pod", "exists", POD).exit() == 0, played.output());
       if (played.exit() == 0) {
         var base = "http://127.0.0.1:" + httpPort;
-        if (awaitReady(base)) {
+        if (awaitReady(base, playStarted)) {
           startLines();
+          drain(platform, deployment, httpPort, managementPort);
           traffic(platform, base, env.get("SIDECAR_URL"));
           memory(platform, base);
           server = startPrometheus(dir, deployment, managementPort, modulePort, httpPort);
@@ -206,6 +212,7 @@ public final class ChartSmoke {
     System.out.println("the pod annotations of " + CHART_VALUES + ": " + annotations);
     annotations.put("prometheus.io/port", String.valueOf(managementPort));
     System.out.println("local run: prometheus.io/port " + managementPort + " (the management port of this run)");
+    var sidecarValues = (Map<String, Object>) ((Map<String, Object>) values.get("sidecarContainers")).get("eureka");
     var sidecar = new LinkedHashMap<String, Object>();
     sidecar.put("name", "sidecar");
     sidecar.put("image", image);
@@ -213,12 +220,23 @@ public final class ChartSmoke {
     sidecar.put("imagePullPolicy", "Never");
     sidecar.put("env", env.entrySet().stream().map(entry -> Map.of("name", entry.getKey(), "value", entry.getValue()))
       .toList());
-    sidecar.put("resources", Map.of("limits", Map.of("memory", "256Mi"), "requests", Map.of("memory", "128Mi")));
+    // where the chart renders them (helm template of the chart's commit with this file: the sidecar container's
+    // resources, the module container's readinessProbe, the pod template's annotations)
+    sidecar.put("resources", sidecarValues.get("resources"));
+    System.out.println("the sidecar's resources of " + CHART_VALUES + " (the chart's: 256Mi limit, 128Mi request): "
+      + sidecarValues.get("resources"));
     var module = new LinkedHashMap<String, Object>();
     module.put("name", TestModule.NAME);
     module.put("image", moduleImage);
     module.put("imagePullPolicy", "Never");
     module.put("args", List.of("127.0.0.1:" + modulePort));
+    var probe = new LinkedHashMap<>((Map<String, Object>) values.get("readinessProbe"));
+    var httpGet = new LinkedHashMap<>((Map<String, Object>) probe.get("httpGet"));
+    System.out.println("the module container's readinessProbe of " + CHART_VALUES + ": " + probe);
+    httpGet.put("port", httpPort(env));
+    probe.put("httpGet", httpGet);
+    module.put("readinessProbe", probe);
+    System.out.println("local run: the probe's port " + httpPort(env) + " (the sidecar's port of this run)");
     System.out.println("local run: sidecar imagePullPolicy Always -> Never (a local image); module " + moduleImage
       + " (busybox httpd on 127.0.0.1:" + modulePort + ", busybox wget for its calls out)");
     var labels = Map.of("app.kubernetes.io/name", TestModule.NAME, "app.kubernetes.io/instance", RELEASE);
@@ -235,7 +253,7 @@ public final class ChartSmoke {
     return deployment;
   }
 
-  private boolean awaitReady(String base) throws InterruptedException {
+  private boolean awaitReady(String base, long playStarted) throws InterruptedException {
     boolean ready = false;
     long started = System.nanoTime();
     for (int i = 0; i < 180 && !ready; i++) {
@@ -245,8 +263,84 @@ public final class ChartSmoke {
       }
     }
     checks.verify("the sidecar is ready (" + base + "/admin/health/ready answers 200)", ready, "not in 180 s");
-    System.out.printf("ready %.1f s after kube play returned%n", (System.nanoTime() - started) / 1e9);
+    long now = System.nanoTime();
+    System.out.printf("start to ready: %.1f s from kube play (which returned after %.1f s), polled each second;"
+      + " a kubelet probing every periodSeconds sees it at its next probe%n", (now - playStarted) / 1e9,
+      (started - playStarted) / 1e9);
     return ready;
+  }
+
+  /**
+   * The values' readinessProbe as the kubelet runs it (podman 4.3 runs no readiness probe): its path on its port
+   * answers 200, an operator's drain makes it answer 503, so the pod leaves its Service after failureThreshold
+   * probes, while requests already sent are still served; {@code /ok} brings it back.
+   */
+  @SuppressWarnings("unchecked")
+  private void drain(TestPlatform platform, Map<String, Object> deployment, int httpPort, int managementPort)
+    throws Exception {
+    var module = container(deployment, TestModule.NAME);
+    var probe = (Map<String, Object>) module.get("readinessProbe");
+    var httpGet = (Map<String, Object>) probe.get("httpGet");
+    var url = "http://127.0.0.1:" + httpGet.get("port") + httpGet.get("path");
+    var timeout = Duration.ofSeconds(((Number) probe.get("timeoutSeconds")).longValue());
+    int before = probeStatus(url, timeout);
+    checks.verify("the module container's readinessProbe (" + httpGet.get("path") + ") answers 200", before == 200,
+      "got " + before);
+    var admin = "http://127.0.0.1:" + managementPort + "/admin/healthcheck/";
+    int failed = adminPost(admin + "fail");
+    int during = probeStatus(url, timeout);
+    var alpha = platform.alpha();
+    var token = platform.tokens().login(alpha, alpha.allowed()).getString("access_token");
+    int served = checks.allowedStatus("http://127.0.0.1:" + httpPort + "/items/1", "alpha", token);
+    System.out.println("drain: POST /admin/healthcheck/fail -> " + failed + ", the probe -> " + during
+      + " (the pod leaves its Service after failureThreshold " + probe.get("failureThreshold") + " x periodSeconds "
+      + probe.get("periodSeconds") + " s), a request sent to the pod meanwhile -> " + served);
+    checks.verify("drain makes the readinessProbe fail (503)", failed == 200 && during == 503,
+      "fail " + failed + ", probe " + during);
+    checks.verify("a drained pod still serves what reaches it (200)", served == 200, "got " + served);
+    int restored = adminPost(admin + "ok");
+    int after = probeStatus(url, timeout);
+    System.out.println("POST /admin/healthcheck/ok -> " + restored + ", the probe -> " + after);
+    checks.verify("after /ok the readinessProbe answers 200 again", restored == 200 && after == 200,
+      "ok " + restored + ", probe " + after);
+  }
+
+  @SuppressWarnings("unchecked")
+  private static Map<String, Object> container(Map<String, Object> deployment, String name) {
+    var template = (Map<String, Object>) ((Map<String, Object>) deployment.get("spec")).get("template");
+    var containers = (List<Map<String, Object>>) ((Map<String, Object>) template.get("spec")).get("containers");
+    return containers.stream().filter(c -> name.equals(c.get("name"))).findFirst().orElseThrow();
+  }
+
+  @SuppressWarnings("unchecked")
+  private static String memoryLimit(Map<String, Object> deployment) {
+    var resources = (Map<String, Object>) container(deployment, "sidecar").get("resources");
+    return (String) ((Map<String, Object>) resources.get("limits")).get("memory");
+  }
+
+  /** A Kubernetes quantity in Mi or Gi. */
+  static long bytes(String quantity) {
+    long number = Long.parseLong(quantity.replaceAll("[^0-9]", ""));
+    return quantity.endsWith("Gi") ? number << 30 : number << 20;
+  }
+
+  private static int httpPort(Map<String, String> env) {
+    return Integer.parseInt(env.get("QUARKUS_HTTP_PORT"));
+  }
+
+  private int probeStatus(String url, Duration timeout) throws InterruptedException {
+    try {
+      return http.send(HttpRequest.newBuilder(URI.create(url)).timeout(timeout).build(),
+        HttpResponse.BodyHandlers.discarding()).statusCode();
+    } catch (IOException e) {
+      return -1;
+    }
+  }
+
+  private int adminPost(String url) throws IOException, InterruptedException {
+    var request = HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(10))
+      .header("authorization", "Bearer " + TestPlatform.ADMIN_TOKEN).POST(HttpRequest.BodyPublishers.noBody());
+    return http.send(request.build(), HttpResponse.BodyHandlers.discarding()).statusCode();
   }
 
   /** The sidecar's log up to "started in": no line at error level or WARN that the operator did not cause. */
@@ -316,15 +410,14 @@ public final class ChartSmoke {
     System.out.printf("load (%d GETs at %d concurrent, %d concurrent 9 MB uploads) in %.1f s: %s%n", GETS,
       GET_CONCURRENCY, UPLOADS, (System.nanoTime() - started) / 1e9, new TreeMap<>(statuses));
     long peak = kib(Podman.field(after, "VmHWM"));
-    System.out.printf("sidecar JVM after the load: VmRSS %s, peak (VmHWM) %d KiB = %.1f MiB of the 256 MiB limit,"
-      + " headroom %.1f MiB%n", Podman.field(after, "VmRSS"), peak, peak / 1024.0,
-      (LIMIT_BYTES / 1024 - peak)
-        / 1024.0);
+    System.out.printf("sidecar JVM after the load: VmRSS %s, peak (VmHWM) %d KiB = %.1f MiB: headroom %.1f MiB under"
+      + " the values' %d MiB limit, %.1f MiB under the chart's 256 MiB%n", Podman.field(after, "VmRSS"), peak,
+      peak / 1024.0, (limitBytes / 1024 - peak) / 1024.0, limitBytes >> 20, (CHART_LIMIT_BYTES / 1024 - peak) / 1024.0);
     var oom = Podman.run(10, "inspect", "--format", "{{.State.Status}} {{.State.OOMKilled}}", POD + "-sidecar").output()
       .trim();
-    checks.verify("the sidecar survived the load within its 256Mi limit (" + oom + ")", oom.equals("running false"),
-      oom);
-    checks.verify("peak RSS below the 256Mi limit", peak * 1024 < LIMIT_BYTES, peak + " KiB");
+    checks.verify("the sidecar survived the load within its " + (limitBytes >> 20) + "Mi limit (" + oom + ")",
+      oom.equals("running false"), oom);
+    checks.verify("peak RSS below the chart's own 256Mi limit too", peak * 1024 < CHART_LIMIT_BYTES, peak + " KiB");
     // the load is there for the RSS: on two cores shared with other builds some requests time out or meet a slow
     // Keycloak (503) or target (502); the counts are printed, and each kind must have gone through
     checks.verify("the load went through the sidecar (GETs and uploads answered 200)", statuses.containsKey(

@@ -1,0 +1,241 @@
+package org.folio.sidecar.testkit;
+
+import java.io.IOException;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+
+/**
+ * Every command of docs/runbooks.md (and of docs/operations.md's troubleshooting) run against the demo's platform and sidecar (TestPlatform and SidecarProcess, as
+ * {@code ./demo.sh} starts them): the helpers of the block marked {@code sh runbook-helpers}, then each command of
+ * each block marked {@code sh runbook-check}, in the order of the document, each in its own bash with the
+ * documented variables set to the demo's addresses and credential. A command passes when it exits 0 and its output
+ * holds every {@code # prints: } line that follows it ({@code …} stands for anything in between); one that needs
+ * Kubernetes ({@code kubectl}, or a {@code $NAMESPACE} whose pods a script finds with it) is listed as skipped.
+ * A section can need a state first (an outage for SidecarKeycloakUnreachable, a malformed event for
+ * SidecarEventsMalformed): {@link #prepare} makes it. Run by
+ * ops/runbook-check.sh.
+ */
+public final class RunbookCheck {
+
+  static final Path RUNBOOKS = Path.of("docs/runbooks.md");
+  // the documents whose checked blocks run, in this order; the helpers are the runbooks'
+  static final List<Path> DOCUMENTS = List.of(RUNBOOKS, Path.of("docs/operations.md"));
+  static final String HELPERS = "```sh runbook-helpers";
+  static final String CHECKED = "```sh runbook-check";
+  static final String PRINTS = "# prints: ";
+  private static final Path SIDECAR_LOG = Path.of("testkit/target/runbook-check-sidecar.log");
+  private static final int COMMAND_BOUND_SECONDS = 60;
+
+  /** One command of a runbook and what the runbook says it prints. */
+  record Command(String section, String text, List<String> prints) {
+  }
+
+  private final Checks checks = new Checks();
+  private final List<String> skipped = new ArrayList<>();
+
+  public static void main(String[] args) {
+    int exit;
+    try {
+      exit = new RunbookCheck().run();
+    } catch (Exception e) {
+      e.printStackTrace();
+      exit = 1;
+    }
+    // WireMock, Kafka and Vert.x threads would keep the JVM alive
+    System.exit(exit);
+  }
+
+  private int run() throws Exception {
+    var helpers = helpers(Files.readAllLines(RUNBOOKS));
+    var commands = new ArrayList<Command>();
+    for (var document : DOCUMENTS) {
+      var found = commands(Files.readAllLines(document));
+      System.out.println("[runbook-check] " + found.size() + " commands in " + document);
+      commands.addAll(found);
+    }
+    var platform = TestPlatform.get();
+    // the probe every second instead of every 5 s, so the outage's lines come without a long wait; REQUEST_TIMEOUT
+    // set (to upstream's default) as folio-helm-v2 sets it, which the GatewayTimeout runbook reads back
+    try (var sidecar = SidecarProcess.start(platform, ProcessBuilder.Redirect.to(SIDECAR_LOG.toFile()),
+      Map.of("SIDECAR_HEALTH_PROBE_INTERVAL", "1s", "REQUEST_TIMEOUT", "60000"))) {
+      sidecar.awaitReady(waiting -> System.out.println("[runbook-check] still waiting: " + waiting));
+      var alpha = platform.alpha();
+      var token = platform.tokens().login(alpha, alpha.allowed()).getString("access_token");
+      // the user's grant cached, as on a sidecar in use
+      int first = checks.allowedStatus(sidecar.baseUrl() + "/items/1", "alpha", token);
+      checks.verify("the demo's allowed request answers 200 before the runbooks", first == 200, "got " + first);
+      var variables = new LinkedHashMap<String, String>();
+      variables.put("SIDECAR_ADMIN", URI.create(sidecar.managementUrl()).getAuthority());
+      variables.put("SIDECAR_HTTP", URI.create(sidecar.baseUrl()).getAuthority());
+      variables.put("TENANT", "alpha");
+      variables.put("USER_ID", Tokens.claims(token).getString("user_id"));
+      variables.put("REQUEST_PATH", "/items/1");
+      variables.put("KC_URL", platform.sidecarConfig().get("kc.url"));
+      variables.put("SIDECAR_LOG_FILE", SIDECAR_LOG.toString());
+      System.out.println("[runbook-check] variables: " + variables + ", SIDECAR_ADMIN_TOKEN and TOKEN (the user's)");
+      variables.put("SIDECAR_ADMIN_TOKEN", TestPlatform.ADMIN_TOKEN);
+      variables.put("TOKEN", token);
+      // kubectl logs has no pod here: the demo's sidecar writes its log to a file
+      var substitution = "log_of_sidecar() { cat \"$SIDECAR_LOG_FILE\"; }";
+      System.out.println("[runbook-check] substituted: " + substitution);
+      var prelude = helpers + "\n" + substitution + "\n";
+      String section = "";
+      for (var command : commands) {
+        if (!command.section().equals(section)) {
+          section = command.section();
+          System.out.println("== " + section);
+          prepare(section, platform);
+        }
+        run(command, prelude, variables);
+      }
+    }
+    skipped.forEach(skip -> System.out.println("skipped: " + skip));
+    System.out.println("[runbook-check] " + commands.size() + " commands: " + (commands.size() - skipped.size())
+      + " run, " + skipped.size() + " skipped");
+    return checks.summary("runbook-check");
+  }
+
+  /** The state a section's commands need and the demo does not have by itself. */
+  private void prepare(String section, TestPlatform platform) throws Exception {
+    if (section.equals("SidecarKeycloakUnreachable")) {
+      System.out.println("[runbook-check] Keycloak cut off, then restored, as the runbook's outage");
+      platform.keycloakHop().cut();
+      await("the sidecar logs Keycloak's loss", () -> log().contains("Keycloak is unreachable: "));
+      platform.keycloakHop().restore();
+      await("the sidecar logs Keycloak's return", () -> log().contains("Keycloak is reachable again after "));
+    } else if (section.equals("SidecarEventsMalformed")) {
+      System.out.println("[runbook-check] a malformed event sent to folio.discovery");
+      platform.events().send("folio.discovery", "{not json");
+      await("the sidecar skips it", () -> log().contains("Skipped malformed event at "));
+    }
+  }
+
+  private void run(Command command, String prelude, Map<String, String> variables) throws Exception {
+    System.out.println("$ " + command.text());
+    if (command.text().contains("kubectl") || command.text().contains("$NAMESPACE")) {
+      skipped.add(command.section() + ": " + command.text() + " (needs Kubernetes: kubectl, a namespace)");
+      System.out.println("  skipped: needs Kubernetes");
+      return;
+    }
+    var builder = new ProcessBuilder("bash", "-c", "set -o pipefail\n" + prelude + command.text())
+      .redirectErrorStream(true);
+    builder.environment().putAll(variables);
+    var process = builder.start();
+    var output = new StringBuilder();
+    var reader = Thread.ofVirtual().start(() -> {
+      try {
+        output.append(new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8));
+      } catch (IOException e) {
+        output.append("(output unreadable: ").append(e.getMessage()).append(')');
+      }
+    });
+    boolean ended = process.waitFor(COMMAND_BOUND_SECONDS, TimeUnit.SECONDS);
+    if (!ended) {
+      process.destroyForcibly();
+    }
+    reader.join(5_000);
+    var printed = output.toString();
+    printed.lines().limit(12).forEach(line -> System.out.println("  | " + shortened(line)));
+    int exit = ended ? process.exitValue() : -1;
+    checks.verify(command.section() + ": `" + command.text() + "` exits 0", exit == 0,
+      ended ? "exit " + exit + ": " + shortened(printed) : "not ended in " + COMMAND_BOUND_SECONDS + " s");
+    for (var expected : command.prints()) {
+      checks.verify(command.section() + ": `" + command.text() + "` prints " + expected, prints(printed, expected),
+        shortened(printed));
+    }
+  }
+
+  /** Whether {@code output} holds {@code expected}, each {@code …} in it standing for anything. */
+  static boolean prints(String output, String expected) {
+    int from = 0;
+    for (var part : expected.split("…")) {
+      int at = output.indexOf(part.strip(), from);
+      if (at < 0) {
+        return false;
+      }
+      from = at + part.strip().length();
+    }
+    return true;
+  }
+
+  /** The body of the helpers block. */
+  static String helpers(List<String> lines) {
+    int start = lines.indexOf(HELPERS);
+    if (start < 0) {
+      throw new IllegalStateException(RUNBOOKS + " has no " + HELPERS + " block");
+    }
+    var body = new StringBuilder();
+    for (int i = start + 1; !lines.get(i).equals("```"); i++) {
+      body.append(lines.get(i)).append('\n');
+    }
+    return body.toString();
+  }
+
+  /**
+   * The commands of the checked blocks, by section (the last {@code ## } heading): a line ending in {@code \}
+   * continues on the next; {@code # prints: } lines belong to the command before them; other comments and blank
+   * lines are for the reader.
+   */
+  static List<Command> commands(List<String> lines) {
+    var commands = new ArrayList<Command>();
+    String section = "";
+    boolean inBlock = false;
+    var text = new StringBuilder();
+    for (var raw : lines) {
+      // a block may be indented under a list item
+      var line = raw.strip();
+      if (!inBlock && line.startsWith("## ")) {
+        section = line.substring(3).strip();
+      } else if (!inBlock && line.equals(CHECKED)) {
+        inBlock = true;
+      } else if (inBlock && line.equals("```")) {
+        inBlock = false;
+      } else if (inBlock && line.startsWith(PRINTS)) {
+        if (commands.isEmpty()) {
+          throw new IllegalStateException("'" + line + "' follows no command");
+        }
+        commands.getLast().prints().add(line.substring(PRINTS.length()).strip());
+      } else if (inBlock && !line.isBlank() && (!line.startsWith("#") || !text.isEmpty())) {
+        if (line.endsWith("\\")) {
+          text.append(line, 0, line.length() - 1).append(' ');
+        } else {
+          text.append(line);
+          commands.add(new Command(section, text.toString().replaceAll("\\s+", " "), new ArrayList<>()));
+          text.setLength(0);
+        }
+      }
+    }
+    return commands;
+  }
+
+  private static String log() {
+    try {
+      return Files.readString(SIDECAR_LOG);
+    } catch (IOException e) {
+      return "";
+    }
+  }
+
+  private static void await(String what, BooleanSupplier state) throws InterruptedException {
+    for (int i = 0; i < 240; i++) {
+      if (state.getAsBoolean()) {
+        return;
+      }
+      Thread.sleep(500);
+    }
+    throw new IllegalStateException("not in 120 s: " + what);
+  }
+
+  private static String shortened(String text) {
+    var one = text.replaceAll("\\s+", " ").strip();
+    return one.length() > 300 ? one.substring(0, 300) + "…" : one;
+  }
+}
