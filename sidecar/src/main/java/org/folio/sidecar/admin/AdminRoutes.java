@@ -143,6 +143,7 @@ public class AdminRoutes {
       case 403 -> "forbidden";
       case 404 -> "not_found";
       case 405 -> "method_not_allowed";
+      case 429 -> "throttled";
       case 501, 503 -> "unavailable";
       default -> "error";
     };

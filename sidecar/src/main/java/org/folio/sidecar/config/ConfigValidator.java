@@ -33,11 +33,13 @@ public class ConfigValidator {
   private final UsersConfig users;
   private final EdgeConfig edge;
   private final EventsConfig events;
+  private final AdminConfig admin;
 
   ConfigValidator(ModuleConfig module, KeycloakConfig keycloak, SidecarConfig sidecar, SecretStoreConfig secrets,
     AuthzCacheConfig cache, PlatformConfig platform, TlsConfig tls, UsersConfig users, EdgeConfig edge,
-    EventsConfig events) {
+    EventsConfig events, AdminConfig admin) {
     this.events = events;
+    this.admin = admin;
     this.users = users;
     this.edge = edge;
     this.module = module;
@@ -94,6 +96,7 @@ public class ConfigValidator {
     readableIfSet("MGR_CLIENT_TLS_TRUSTSTORE_PATH", tls.platform().path(), problems);
     readableIfSet("GW_CLIENT_TLS_TRUSTSTORE_PATH", tls.gateway().path(), problems);
     validateCache(problems);
+    validateAdmin(problems);
     validateHeapShares(problems);
     validateSecretStore(problems);
     if (!problems.isEmpty()) {
@@ -118,6 +121,19 @@ public class ConfigValidator {
     if (cache.denyTtl().compareTo(cache.allowTtl()) > 0) {
       problems.add("SIDECAR_AUTHZ_CACHE_DENY_TTL (" + cache.denyTtl() + ") must not be longer than "
         + "SIDECAR_AUTHZ_CACHE_ALLOW_TTL (" + cache.allowTtl() + ")");
+    }
+  }
+
+  /** The admin API's guessing and audit bounds: zero would lock every caller out, or stop the audit. */
+  private void validateAdmin(List<String> problems) {
+    requirePositive("SIDECAR_ADMIN_FAILURES_BEFORE_BACKOFF", admin.failuresBeforeBackoff(), problems);
+    requirePositive("SIDECAR_ADMIN_FAILURE_BACKOFF", admin.failureBackoff().toMillis(), problems);
+    requirePositive("SIDECAR_ADMIN_FAILURE_ADDRESSES", admin.failureAddresses(), problems);
+    requirePositive("SIDECAR_ADMIN_AUDIT_REFUSED_LINES", admin.auditRefusedLines(), problems);
+    requirePositive("SIDECAR_ADMIN_AUDIT_INTERVAL", admin.auditInterval().toMillis(), problems);
+    if (admin.failureBackoffMax().compareTo(admin.failureBackoff()) < 0) {
+      problems.add("SIDECAR_ADMIN_FAILURE_BACKOFF_MAX (" + admin.failureBackoffMax() + ") must not be shorter than "
+        + "SIDECAR_ADMIN_FAILURE_BACKOFF (" + admin.failureBackoff() + ")");
     }
   }
 

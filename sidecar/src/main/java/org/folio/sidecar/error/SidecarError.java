@@ -120,6 +120,12 @@ public final class SidecarError extends RuntimeException {
       "the caller already holds " + cap + " module connections (SIDECAR_FORWARD_MAX_CONNECTIONS_PER_CALLER)");
   }
 
+  /** SIDECAR_ADMIN_FAILURE_BACKOFF: the caller's address sent too many wrong admin credentials and must wait. */
+  public static SidecarError tooManyAdminFailures(long retryAfterSeconds) {
+    return new SidecarError(429, "TooManyRequestsException", "service_error", "Too many requests",
+      "too many wrong admin credentials from this address, retry after " + retryAfterSeconds + " s");
+  }
+
   public static SidecarError moduleUnavailable(String reason) {
     return new SidecarError(502, "BadGatewayException", "service_error", "Failed to proxy request", reason);
   }

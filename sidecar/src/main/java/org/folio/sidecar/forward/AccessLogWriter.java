@@ -70,6 +70,11 @@ public class AccessLogWriter {
     enqueue(new Line(TRANSACTION, false, line.toString(), requestId, traceId));
   }
 
+  /** Queues an INFO line for {@code logger} the same way (an admin call's audit line). */
+  public void info(Logger logger, String line, @Nullable String requestId, @Nullable String traceId) {
+    enqueue(new Line(logger, false, line, requestId, traceId));
+  }
+
   /** Queues a request's WARN line for {@code logger} the same way, so request threads never wait on the console. */
   public void warn(Logger logger, String line, @Nullable String requestId, @Nullable String traceId) {
     enqueue(new Line(logger, true, line, requestId, traceId));

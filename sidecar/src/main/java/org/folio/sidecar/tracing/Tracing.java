@@ -1,11 +1,15 @@
 package org.folio.sidecar.tracing;
 
+import io.opentelemetry.api.OpenTelemetry;
 import io.opentelemetry.api.trace.Span;
 import io.smallrye.common.vertx.VertxContext;
 import io.vertx.core.MultiMap;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServerRequest;
+import jakarta.enterprise.inject.Instance;
 import jakarta.inject.Singleton;
+import java.util.Collection;
+import java.util.List;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.jspecify.annotations.Nullable;
 
@@ -31,15 +35,20 @@ public class Tracing {
   // Quarkus' tracer reads the route of a server span from this key of the request's context (as Vert.x Web's)
   private static final String ROUTE_KEY = "VertxRoute";
   private static final String TRACEPARENT = "traceparent";
-  private static final String TRACESTATE = "tracestate";
   private static final int TRACE_ID_START = 3;
   private static final int TRACE_ID_END = 35;
   private static final String INVALID_TRACE_ID = "00000000000000000000000000000000";
 
   private final boolean enabled;
+  // the headers the tracer's propagators write into each outgoing call (traceparent, tracestate, baggage, ...)
+  private final Collection<String> propagated;
 
-  Tracing(@ConfigProperty(name = "quarkus.otel.sdk.disabled", defaultValue = "true") boolean sdkDisabled) {
+  Tracing(@ConfigProperty(name = "quarkus.otel.sdk.disabled", defaultValue = "true") boolean sdkDisabled,
+    Instance<OpenTelemetry> openTelemetry) {
     this.enabled = !sdkDisabled;
+    this.propagated = enabled
+      ? openTelemetry.get().getPropagators().getTextMapPropagator().fields()
+      : List.of();
   }
 
   public boolean enabled() {
@@ -62,13 +71,14 @@ public class Tracing {
 
   /**
    * Drops the caller's trace context from headers to be forwarded when tracing: the client span writes its own
-   * {@code traceparent} (the caller's trace, the sidecar's span as parent), and a second one would leave the callee
-   * to pick. When not tracing, the caller's pass through untouched, as upstream's.
+   * {@code traceparent} (the caller's trace, the sidecar's span as parent) and {@code baggage} (what the server span
+   * took from the caller's first), and a second of each would leave the callee to pick, or let each hop add the
+   * caller's copy to its own (issue 43 row 9: the module received two {@code baggage} headers). When not tracing,
+   * the caller's pass through untouched, as upstream's.
    */
   public void dropCallersContext(MultiMap headers) {
     if (enabled) {
-      headers.remove(TRACEPARENT);
-      headers.remove(TRACESTATE);
+      propagated.forEach(headers::remove);
     }
   }
 

@@ -11,17 +11,38 @@ import static org.hamcrest.Matchers.greaterThanOrEqualTo;
 import static org.hamcrest.Matchers.hasItem;
 import static org.hamcrest.Matchers.not;
 import static org.hamcrest.Matchers.containsString;
+import static org.awaitility.Awaitility.await;
 
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
+import io.vertx.core.Future;
+import io.vertx.core.Vertx;
+import io.vertx.core.http.HttpClientOptions;
+import io.vertx.core.http.HttpMethod;
+import io.vertx.core.http.PoolOptions;
+import jakarta.inject.Inject;
+import java.net.URI;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import java.util.logging.Handler;
+import java.util.logging.LogRecord;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+import org.folio.sidecar.forward.AccessLogWriter;
 import org.folio.sidecar.support.LogCapture;
 import org.folio.sidecar.support.SidecarCalls;
 import org.folio.sidecar.support.SidecarTestResource;
 import org.folio.sidecar.testkit.TestPlatform;
 import org.folio.sidecar.testkit.Tokens;
+import org.jboss.logging.Logger;
+import org.jboss.logmanager.ExtLogRecord;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -33,8 +54,29 @@ import org.junit.jupiter.api.Test;
 class AdminApiTest {
 
   private static final String CREDENTIAL_ID = "caller=secret:" + TestPlatform.ADMIN_SECRET_KEY;
+  private static final String MARKER = "audit capture from here: ";
+  // the guesser's calls come from another loopback address than the operator's, as from another pod
+  private static final String GUESSER = "127.0.0.2";
+  private static final int GUESSES = 400;
+  private static final int FAILURES_BEFORE_BACKOFF = 5;
+  private static final int REFUSED_LINES = 20;
+
+  @Inject
+  AccessLogWriter writer;
+
+  @Inject
+  AdminAudit audit;
+
+  @Inject
+  Vertx vertx;
 
   private final TestPlatform platform = TestPlatform.get();
+
+  /** Each test's refused calls are written: none of the interval's refused lines are used up by an earlier test. */
+  @BeforeEach
+  void wholeAuditInterval() {
+    audit.closeInterval();
+  }
 
   @ParameterizedTest(name = "{0} {1}")
   @CsvSource({
@@ -51,7 +93,7 @@ class AdminApiTest {
     "POST, /admin/healthcheck/ok,    healthcheck_ok",
   })
   void everyEndpointIsAuthenticatedAuditedAndOnTheManagementPortOnly(String method, String path, String endpoint) {
-    try (var log = LogCapture.install()) {
+    try (var log = captureAudit()) {
       // no credential: 401; a wrong one: 403; both audited with the endpoint's name and no caller
       given().baseUri(managementBase()).port(-1).request(method, path).then().statusCode(401);
       given().baseUri(managementBase()).port(-1).header("authorization", "Bearer wrong-credential-0123456789")
@@ -61,7 +103,7 @@ class AdminApiTest {
       // the module's port does not know the path
       given().request(method, path).then().statusCode(404);
 
-      var lines = audit(log);
+      var lines = audit(log, 3);
       assertThat(lines).hasSize(3);
       assertThat(lines.get(0)).contains("caller=-", "endpoint=" + endpoint, "status=401", "outcome=unauthenticated",
         "action=\"" + method + " ");
@@ -72,6 +114,91 @@ class AdminApiTest {
     }
     SidecarCalls.metrics().body(containsString(
       "sidecar_admin_requests_total{endpoint=\"" + endpoint + "\",outcome=\"ok\"}"));
+  }
+
+  /**
+   * Issue 43 row 8: 2,000 wrong admin secrets in 1.2 s were 2,000 403s and 2,000 WARN lines written on the event
+   * loop. Now the guesser's address waits after its budget (429, its credential unchecked), at most
+   * SIDECAR_ADMIN_AUDIT_REFUSED_LINES refused lines are written per interval and the rest counted and summed up, every
+   * line is written by the access log's thread, and the operator on another address is served throughout.
+   */
+  @Test
+  void aFloodOfWrongSecretsIsSlowedDownAndItsAuditLinesBoundedAndOffTheEventLoop() throws Exception {
+    var threads = new java.util.concurrent.CopyOnWriteArrayList<String>();
+    var auditThreads = new Handler() {
+      @Override
+      public void publish(LogRecord record) {
+        if (record instanceof ExtLogRecord ext && AdminAudit.class.getName().equals(record.getLoggerName())) {
+          threads.add(ext.getThreadName());
+        }
+      }
+
+      @Override
+      public void flush() {
+      }
+
+      @Override
+      public void close() {
+      }
+    };
+    var auditLogger = java.util.logging.Logger.getLogger(AdminAudit.class.getName());
+    auditLogger.addHandler(auditThreads);
+    var management = URI.create(managementBase());
+    var client = vertx.createHttpClient(new HttpClientOptions().setLocalAddress(GUESSER),
+      new PoolOptions().setHttp1MaxSize(8));
+    double suppressedBefore = metric("sidecar_admin_audit_suppressed_total");
+    try (var log = captureAudit()) {
+      long start = System.nanoTime();
+      var answers = new ArrayList<Future<Integer>>();
+      for (int i = 0; i < GUESSES; i++) {
+        var guess = "Bearer wrong-guess-" + i;
+        answers.add(client.request(HttpMethod.GET, management.getPort(), "127.0.0.1", "/admin/server_info")
+          .compose(request -> request.putHeader("authorization", guess).send())
+          .compose(response -> response.body().map(body -> response.statusCode())));
+      }
+      // the operator, from its own address, meanwhile
+      admin().get("/admin/server_info").then().statusCode(200);
+      var statuses = Future.all(answers).toCompletionStage().toCompletableFuture().get(120, TimeUnit.SECONDS)
+        .<Integer>list();
+      long seconds = TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - start);
+      admin().get("/admin/server_info").then().statusCode(200);
+
+      // slowed down: past its budget each guess waits twice as long as the last (1 s, 2 s, 4 s, ...), so however
+      // slow this machine, a few more were checked at most; the rest 429, unchecked
+      var counts = statuses.stream().collect(Collectors.groupingBy(status -> status, Collectors.counting()));
+      System.out.println(GUESSES + " wrong admin secrets in " + seconds + " s: " + counts);
+      assertThat(counts.keySet()).containsOnly(403, 429);
+      // (guesses already being checked when the budget ran out are answered 403 too: at most the client's 8)
+      assertThat(counts.get(403)).isBetween((long) FAILURES_BEFORE_BACKOFF, FAILURES_BEFORE_BACKOFF + 8 + 10L);
+      given().baseUri(managementBase()).port(-1).header("authorization", "Bearer " + TestPlatform.ADMIN_TOKEN)
+        .get("/admin/server_info").then().statusCode(200);
+
+      // the lines: at most REFUSED_LINES an interval (10 s) were written, the rest counted and summed up once the
+      // interval ends (ended here at once)
+      audit.closeInterval();
+      double suppressed = metric("sidecar_admin_audit_suppressed_total") - suppressedBefore;
+      var summed = await().atMost(Duration.ofSeconds(30)).until(() -> summedUp(log), sum -> sum >= suppressed);
+      var written = audit(log, 1).stream().filter(line -> line.contains("peer=" + GUESSER + ":")).count();
+      System.out.println("audit lines of the guesser written: " + written + ", counted and not written: "
+        + suppressed);
+      assertThat(written).isLessThanOrEqualTo(REFUSED_LINES * (seconds / 10 + 2));
+      assertThat(written + suppressed).isEqualTo((double) GUESSES);
+      // every line not written is said in a summary (an earlier test's refusals may add to it)
+      assertThat(summed).isGreaterThanOrEqualTo((long) suppressed);
+      assertThat(threads).isNotEmpty().noneMatch(thread -> thread.contains("eventloop"));
+    } finally {
+      auditLogger.removeHandler(auditThreads);
+      client.close().toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
+    }
+    SidecarCalls.metrics().body(containsString(
+      "sidecar_admin_requests_total{endpoint=\"server_info\",outcome=\"throttled\"}"));
+  }
+
+  /** The refused calls the audit's summary lines say it did not write. */
+  private static long summedUp(LogCapture log) {
+    var summary = Pattern.compile("refused for their credential: (\\d+) more");
+    return afterMarker(log).stream().map(summary::matcher).filter(Matcher::find)
+      .mapToLong(matcher -> Long.parseLong(matcher.group(1))).sum();
   }
 
   @Test
@@ -159,7 +286,7 @@ class AdminApiTest {
     var token = platform.tokens().login(platform.alpha(), platform.alpha().allowed()).getString("access_token");
     org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(30))
       .untilAsserted(() -> get("alpha", token, "/items/1").statusCode(200));
-    try (var log = LogCapture.install()) {
+    try (var log = captureAudit()) {
       // refused without the credential or with a wrong one, unknown on the module's port
       given().baseUri(managementBase()).port(-1).post("/admin/healthcheck/fail").then().statusCode(401);
       given().baseUri(managementBase()).port(-1).header("authorization", "Bearer wrong-credential-0123456789")
@@ -167,7 +294,7 @@ class AdminApiTest {
       given().post("/admin/healthcheck/fail").then().statusCode(404);
 
       admin().post("/admin/healthcheck/fail").then().statusCode(200).body("readiness", equalTo("DOWN"));
-      assertThat(audit(log)).hasSize(3).last().asString().contains(CREDENTIAL_ID, "endpoint=healthcheck_fail",
+      assertThat(audit(log, 3)).hasSize(3).last().asString().contains(CREDENTIAL_ID, "endpoint=healthcheck_fail",
         "status=200");
       given().get("/admin/health/ready").then().statusCode(503);
       // liveness, metrics and the module's traffic are untouched
@@ -192,8 +319,42 @@ class AdminApiTest {
     admin().get("/admin/routes").then().body("ingress.path", hasItem("/items/{id}"));
   }
 
-  private static java.util.List<String> audit(LogCapture log) {
-    return log.lines().stream().filter(line -> line.contains("admin call: ")).toList();
+  /**
+   * Captures the log from a marker on: audit lines are written by the access log's thread, so lines of an earlier
+   * test's calls may still be queued; the marker, queued after them, is written after them.
+   */
+  private LogCapture captureAudit() {
+    var log = LogCapture.install();
+    var marker = MARKER + UUID.randomUUID();
+    writer.warn(Logger.getLogger(AdminApiTest.class), marker, null, null);
+    await().atMost(Duration.ofSeconds(30)).until(() -> log.lines().stream().anyMatch(line -> line.contains(marker)));
+    return log;
+  }
+
+  /** The audit lines after the marker, once there are at least {@code expected} of them. */
+  private static List<String> audit(LogCapture log, int expected) {
+    return await().atMost(Duration.ofSeconds(30)).until(() -> auditAfterMarker(log), lines -> lines.size() >= expected);
+  }
+
+  private static List<String> auditAfterMarker(LogCapture log) {
+    return afterMarker(log).stream().filter(line -> line.contains("admin call: ")).toList();
+  }
+
+  private static List<String> afterMarker(LogCapture log) {
+    var lines = log.lines();
+    int marker = 0;
+    for (int i = 0; i < lines.size(); i++) {
+      if (lines.get(i).contains(MARKER)) {
+        marker = i;
+      }
+    }
+    return lines.subList(marker, lines.size());
+  }
+
+  private static double metric(String name) {
+    var matcher = Pattern.compile("(?m)^" + Pattern.quote(name) + " (\\S+)")
+      .matcher(SidecarCalls.metrics().extract().asString());
+    return matcher.find() ? Double.parseDouble(matcher.group(1)) : 0;
   }
 
   private static double explicitEvictions() {

@@ -33,6 +33,8 @@ class BadConfigurationIT {
     "SIDECAR_AUTHZ_CACHE_DENY_TTL      | 10m1s   | SIDECAR_AUTHZ_CACHE_DENY_TTL (PT10M1S) must not be longer than SIDECAR_AUTHZ_CACHE_ALLOW_TTL (PT10M)",
     "MGR_CLIENT_TLS_TRUSTSTORE_PATH    | /no/ca.p12 | MGR_CLIENT_TLS_TRUSTSTORE_PATH must name a readable file, got '/no/ca.p12'",
     "SIDECAR_KAFKA_FETCH_MAX_WAIT      | 0s      | SIDECAR_KAFKA_FETCH_MAX_WAIT must be positive",
+    "SIDECAR_ADMIN_FAILURE_BACKOFF_MAX | 500ms   | SIDECAR_ADMIN_FAILURE_BACKOFF_MAX (PT0.5S) must not be shorter than SIDECAR_ADMIN_FAILURE_BACKOFF (PT1S)",
+    "SIDECAR_ADMIN_AUDIT_REFUSED_LINES | 0       | SIDECAR_ADMIN_AUDIT_REFUSED_LINES must be positive",
   })
   void stopsAtOnceNamingTheVariable(String variable, String value, String message) throws Exception {
     var output = Files.createTempFile("sidecar-start", ".log");

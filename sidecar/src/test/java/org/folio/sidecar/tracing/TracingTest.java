@@ -2,6 +2,7 @@ package org.folio.sidecar.tracing;
 
 import static com.github.tomakehurst.wiremock.client.WireMock.getRequestedFor;
 import static com.github.tomakehurst.wiremock.client.WireMock.urlEqualTo;
+import static com.github.tomakehurst.wiremock.client.WireMock.urlPathEqualTo;
 import static io.restassured.RestAssured.given;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -91,6 +92,43 @@ class TracingTest {
     assertThat(received).hasSize(1);
     assertThat(received.get(0).getHeaders().getHeader("traceparent").values())
       .containsExactly("00-" + traceId + "-" + forward.getSpanId() + "-01");
+  }
+
+  /**
+   * Issue 43 row 9: spans carried the caller's whole query ({@code url.query}, {@code url.full}: a {@code token=}
+   * parameter in the exported bytes) though the sidecar keeps queries out of its logs, and the module received two
+   * {@code baggage} headers (the caller's, forwarded, and the client span's). Now spans keep the parameter names
+   * only, and the module gets the one {@code baggage} the client span writes.
+   */
+  @Test
+  void spansCarryNoQueryValuesAndTheModuleGetsOneBaggage() {
+    platform.resetModule();
+    var alpha = platform.alpha();
+    var token = platform.tokens().login(alpha, alpha.allowed()).getString("access_token");
+    var secret = "query-secret-" + UUID.randomUUID();
+    var path = "/items/43?token=" + secret + "&limit=5";
+
+    var traceId = sendTraced(Map.of("x-okapi-tenant", "alpha", "x-okapi-token", token, "baggage", "origin=alpha"),
+      path).getLast();
+
+    var trace = await().atMost(Duration.ofSeconds(30)).until(() -> spansOf(traceId),
+      found -> found.stream().anyMatch(span -> span.getKind() == SpanKind.SERVER)
+        && found.stream().anyMatch(span -> Tracing.OPERATION_FORWARD.equals(span.getName())));
+    trace.forEach(span -> span.getAttributes().forEach((key, value) -> assertThat(String.valueOf(value))
+      .as("%s of span %s", key, span.getName()).doesNotContain(secret)));
+    var server = only(trace, SpanKind.SERVER);
+    System.out.println("server span's attributes: " + server.getAttributes());
+    assertThat(server.getAttributes().get(AttributeKey.stringKey("url.query"))).isEqualTo("token&limit");
+    var forward = named(trace, Tracing.OPERATION_FORWARD);
+    System.out.println("forward span's attributes: " + forward.getAttributes());
+    assertThat(forward.getAttributes().get(AttributeKey.stringKey("url.full"))).endsWith("/items/43?token&limit");
+
+    // the module gets its query whole, and one baggage with the caller's entry
+    var received = platform.module().findAll(getRequestedFor(urlPathEqualTo("/items/43")));
+    assertThat(received).hasSize(1);
+    assertThat(received.get(0).getUrl()).contains("token=" + secret);
+    assertThat(received.get(0).getHeaders().getHeader("baggage").values()).singleElement().asString()
+      .contains("origin=alpha");
   }
 
   @Test
