@@ -205,8 +205,7 @@ public final class AbRun {
       }).orElse(Map.of());
 
       var restarts = new FleetRestart.Runs(args.contains("--fleet-restart"), profile,
-        Args.option(args, "--optimized-env-1")
-          .map(AbRun::variables).orElse(Map.of()));
+        Args.option(args, "--optimized-env-1").map(AbRun::variables).orElse(Map.of()));
       var results = new ArrayList<VariantResult>();
       var decisionEntries = new LinkedHashMap<String, Long>();
       var overheads = new LinkedHashMap<String, Overhead>();

@@ -49,7 +49,7 @@ public final class Args {
   }
 
   /** The project the harness runs in: scripts/run-main.sh starts every harness at its root. */
-  public static Path project() {
+  private static Path project() {
     return Path.of("").toAbsolutePath();
   }
 }
