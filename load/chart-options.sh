@@ -17,4 +17,4 @@ export DEMO_SIDECAR_COMMAND="podman --runtime runc --cgroup-manager=cgroupfs run
   --memory=256m --memory-swap=256m --ulimit nofile=20000:20000 --ulimit nproc=4096:4096 $IMAGE"
 trap 'podman --runtime runc --cgroup-manager=cgroupfs rm -f "$SIDECAR_CONTAINER" >/dev/null 2>&1 || true' EXIT
 echo "[chart-options] $IMAGE, uptime:$(uptime | sed 's/.*load/ load/')"
-timeout 1800 scripts/run-main.sh load org.folio.sidecar.load.ChartOptionsBurst "$@"
+timeout 1800 scripts/run-main.sh load org.folio.sidecar.load.profile.ChartOptionsBurst "$@"

@@ -6,4 +6,4 @@
 #   --before DIR [--after DIR]         two builds (quarkus-app directories) in one run, before then after
 #   --users N  --fill-seconds S  --seconds S  --warm-up S  --idle-seconds S  --connections N  --out DIR
 set -euo pipefail
-exec "$(dirname "$0")/../scripts/run-main.sh" load org.folio.sidecar.load.ClassHistogram "$@"
+exec "$(dirname "$0")/../scripts/run-main.sh" load org.folio.sidecar.load.profile.ClassHistogram "$@"

@@ -9,4 +9,4 @@
 #   --rounds N  --settle S  --seconds S  --warm-requests N  --out DIR
 #   --profile                         then one more run per variant under async-profiler (CPU by thread)
 set -euo pipefail
-exec "$(dirname "$0")/../scripts/run-main.sh" load org.folio.sidecar.load.IdleProfile "$@"
+exec "$(dirname "$0")/../scripts/run-main.sh" load org.folio.sidecar.load.profile.IdleProfile "$@"

@@ -6,4 +6,4 @@
 #   --configs FILE          one configuration a line: `label: JVM options and NAME=value variables`
 #   --users N  --fill-seconds S  --seconds S  --warm-up S  --idle-seconds S  --connections N  --out DIR
 set -euo pipefail
-exec "$(dirname "$0")/../scripts/run-main.sh" load org.folio.sidecar.load.MemoryProfile "$@"
+exec "$(dirname "$0")/../scripts/run-main.sh" load org.folio.sidecar.load.profile.MemoryProfile "$@"

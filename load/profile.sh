@@ -4,4 +4,4 @@
 #   load/profile.sh                     2-ms stub and instant stub, 64 connections, 15 s per figure, 40 s warm-up
 #   --stub-millis 2|0|2,0  --connections N  --seconds S  --warm-up S  --out DIR   (default load/results/<timestamp>-profile)
 set -euo pipefail
-exec "$(dirname "$0")/../scripts/run-main.sh" load org.folio.sidecar.load.HitPathProfile "$@"
+exec "$(dirname "$0")/../scripts/run-main.sh" load org.folio.sidecar.load.profile.HitPathProfile "$@"

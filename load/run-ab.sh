@@ -29,4 +29,4 @@ if [ ${#need[@]} -gt 0 ] && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null;
   (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}") >/dev/null 2>&1 \
     || echo "${need[*]} could not be installed: the hit-path tables will miss those rows"
 fi
-exec scripts/run-main.sh load org.folio.sidecar.load.AbRun "$@"
+exec scripts/run-main.sh load org.folio.sidecar.load.ab.AbRun "$@"

@@ -10,4 +10,4 @@
 #   --out DIR                     where the report goes (default load/results/faults-<timestamp>)
 set -euo pipefail
 cd "$(dirname "$0")/.."
-exec scripts/run-main.sh load org.folio.sidecar.load.FaultRun "$@"
+exec scripts/run-main.sh load org.folio.sidecar.load.fault.FaultRun "$@"

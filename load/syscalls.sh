@@ -10,4 +10,4 @@
 #   --traced-connections 16,64  --connections 64  --seconds 15
 #   --rounds 2  --warm-up 20  --out DIR (default load/results/<yyyyMMdd-HHmm>-syscalls)
 set -euo pipefail
-exec "$(dirname "$0")/../scripts/run-main.sh" load org.folio.sidecar.load.HopSyscalls "$@"
+exec "$(dirname "$0")/../scripts/run-main.sh" load org.folio.sidecar.load.profile.HopSyscalls "$@"
