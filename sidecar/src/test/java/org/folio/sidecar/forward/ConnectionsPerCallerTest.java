@@ -14,14 +14,18 @@ import io.quarkus.test.common.ResourceArg;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.RestAssured;
+import io.restassured.response.ValidatableResponse;
 import jakarta.inject.Inject;
 import java.io.IOException;
 import java.net.Socket;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.function.Consumer;
 import org.folio.sidecar.support.SidecarTestResource;
 import org.folio.sidecar.testkit.TestPlatform;
 import org.folio.sidecar.support.RawHttp;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -44,20 +48,35 @@ class ConnectionsPerCallerTest {
 
   @Test
   void aCallerPastItsCapIs429UntilItsConnectionsAreReleased() throws IOException {
-    var platform = TestPlatform.get();
-    platform.resetModule();
-    platform.module().stubFor(get(urlPathEqualTo("/public/info")).withQueryParam("size", equalTo("big"))
+    TestPlatform.get().module().stubFor(get(urlPathEqualTo("/public/info")).withQueryParam("size", equalTo("big"))
       .willReturn(aResponse().withStatus(200).withBody(new byte[8 * 1024 * 1024])));
+
+    holdTheCapThenLetGo("/public/info?size=big", refused -> refused.statusCode(429)
+      .body("errors[0].type", is("TooManyRequestsException"))
+      .body("errors[0].code", is("service_error")));
+  }
+
+  @Test
+  void callersThatLeaveBeforeTheAnswerFreeTheirConnectionsAtOnce() throws IOException {
+    // the module answers after the test has ended: only the callers' leaving can free the connections
+    TestPlatform.get().module().stubFor(get(urlPathEqualTo("/public/info")).withQueryParam("slow", equalTo("yes"))
+      .willReturn(aResponse().withStatus(200).withFixedDelay(120_000)));
+
+    holdTheCapThenLetGo("/public/info?slow=yes", refused -> refused.statusCode(429));
+  }
+
+  /**
+   * CAP callers ask for {@code path} and never read; once they hold CAP module connections another request is
+   * {@code refused}; once they close, no connection is held and another request is served 200.
+   */
+  private void holdTheCapThenLetGo(String path, Consumer<ValidatableResponse> refused) throws IOException {
     var readers = new ArrayList<Socket>();
     try {
       for (int i = 0; i < CAP; i++) {
-        readers.add(RawHttp.parkedReader(RestAssured.port, "/public/info?size=big"));
+        readers.add(RawHttp.parkedReader(RestAssured.port, path));
       }
       await().atMost(Duration.ofSeconds(30)).until(() -> held() == CAP);
-
-      given().header("x-okapi-tenant", "alpha").get("/public/info").then().statusCode(429)
-        .body("errors[0].type", is("TooManyRequestsException"))
-        .body("errors[0].code", is("service_error"));
+      refused.accept(given().header("x-okapi-tenant", "alpha").get("/public/info").then());
 
       for (var socket : readers) {
         socket.close();
@@ -71,32 +90,10 @@ class ConnectionsPerCallerTest {
     }
   }
 
-  @Test
-  void callersThatLeaveBeforeTheAnswerFreeTheirConnectionsAtOnce() throws IOException {
-    var platform = TestPlatform.get();
-    platform.resetModule();
-    // the module answers after the test has ended: only the callers' leaving can free the connections
-    platform.module().stubFor(get(urlPathEqualTo("/public/info")).withQueryParam("slow", equalTo("yes"))
-      .willReturn(aResponse().withStatus(200).withFixedDelay(120_000)));
-    var readers = new ArrayList<Socket>();
-    try {
-      for (int i = 0; i < CAP; i++) {
-        readers.add(RawHttp.parkedReader(RestAssured.port, "/public/info?slow=yes"));
-      }
-      await().atMost(Duration.ofSeconds(30)).until(() -> held() == CAP);
-      given().header("x-okapi-tenant", "alpha").get("/public/info").then().statusCode(429);
-
-      for (var socket : readers) {
-        socket.close();
-      }
-      await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(held()).isZero());
-      given().header("x-okapi-tenant", "alpha").get("/public/info").then().statusCode(200);
-    } finally {
-      for (var socket : readers) {
-        socket.close();
-      }
-      platform.resetModule();
-    }
+  @BeforeEach
+  @AfterEach
+  void resetModule() {
+    TestPlatform.get().resetModule();
   }
 
   private double held() {
