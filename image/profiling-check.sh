@@ -28,13 +28,20 @@ fail() {
   "${PODMAN[@]}" logs "$name" 2>&1 | tail -n 30 >&2
   exit 1
 }
+# The logs are read whole before grep looks: with pipefail, `podman logs | grep -q` fails whenever grep stops reading
+# at the match before podman has written the rest (SIGPIPE), which a container still logging makes likely.
+recording_started() {
+  local logs
+  logs=$("${PODMAN[@]}" logs "$name" 2>&1)
+  grep -q "Started recording" <<<"$logs"
+}
 # the recording is started before the application's main runs; jcmd needs the JVM's attach listener up
 for _ in $(seq 120); do
-  "${PODMAN[@]}" logs "$name" 2>&1 | grep -q "Started recording" && break
+  recording_started && break
   [ "$("${PODMAN[@]}" inspect --format '{{.State.Running}}' "$name")" = true ] || fail "the container ended"
   sleep 1
 done
-"${PODMAN[@]}" logs "$name" 2>&1 | grep -q "Started recording" || fail "no 'Started recording' within 120 s"
+recording_started || fail "no 'Started recording' within 120 s"
 jcmd() {
   local out
   for _ in $(seq 30); do
