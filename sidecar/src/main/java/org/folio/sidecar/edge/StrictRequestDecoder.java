@@ -65,6 +65,8 @@ final class StrictRequestDecoder extends VertxHttpRequestDecoder {
   @Override
   protected void handlerRemoved0(ChannelHandlerContext ctx) throws Exception {
     cancelTimers();
+    // an h2c upgrade removes this decoder once the upgrade request is read, with Vert.x's HTTP/2 handler behind it
+    H2ConnectRefusal.install(ctx.pipeline());
     super.handlerRemoved0(ctx);
   }
 

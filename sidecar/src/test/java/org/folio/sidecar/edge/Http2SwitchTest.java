@@ -9,7 +9,9 @@ import com.github.tomakehurst.wiremock.client.WireMock;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.RestAssured;
+import java.net.URI;
 import org.folio.sidecar.support.RawHttp;
+import org.folio.sidecar.support.SidecarCalls;
 import org.folio.sidecar.support.SidecarTestResource;
 import org.folio.sidecar.testkit.TestPlatform;
 import org.junit.jupiter.api.Test;
@@ -41,10 +43,31 @@ class Http2SwitchTest {
   void thePriorKnowledgePrefaceIsRefused() {
     var platform = TestPlatform.get();
     platform.resetModule();
+
+    assertPrefaceRefused(RestAssured.port);
+    platform.module().verify(0, anyRequestedFor(WireMock.anyUrl()));
+  }
+
+  /**
+   * Issue 43 row 10: the management port (health, metrics, the admin API) spoke h2c with HTTP/2 off, since Quarkus
+   * builds its options without any HTTP/2 setting. It speaks HTTP/1.1 only, as the traffic port does.
+   */
+  @Test
+  void theManagementPortRefusesThePrefaceAndServesAnUpgradeAsHttp11() {
+    int management = URI.create(SidecarCalls.managementBase()).getPort();
+
+    assertPrefaceRefused(management);
+    var exchange = RawHttp.send(management, "GET /q/metrics HTTP/1.1\r\nHost: x\r\n"
+      + "Connection: Upgrade, HTTP2-Settings\r\nUpgrade: h2c\r\nHTTP2-Settings: AAMAAABkAARAAAAAAAIAAAAA\r\n\r\n",
+      2000);
+    assertThat(exchange.received()).startsWith("HTTP/1.1 200").contains("sidecar_");
+  }
+
+  private static void assertPrefaceRefused(int port) {
     // the preface, then a SETTINGS frame, as an h2c client with prior knowledge opens
     var preface = "PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n" + "\u0000\u0000\u0000\u0004\u0000\u0000\u0000\u0000\u0000";
 
-    var exchange = RawHttp.send(RestAssured.port, preface, 2000);
+    var exchange = RawHttp.send(port, preface, 2000);
 
     // no SETTINGS frame comes back: an HTTP/1 error only (Vert.x: "HTTP/2.0 501", a version it does not serve), or
     // a closed connection
@@ -54,6 +77,5 @@ class Http2SwitchTest {
     } else {
       assertThat(received).matches("(?s)HTTP/[12]\\.[01] [45]\\d\\d .*").doesNotContain(" 200 ", " 101 ");
     }
-    platform.module().verify(0, anyRequestedFor(WireMock.anyUrl()));
   }
 }

@@ -196,6 +196,30 @@ class Http2VectorsTest {
     }
   }
 
+  /**
+   * Issue 43 row 10: {@code CONNECT} (authority-form, no {@code :path}) ended the whole connection with GOAWAY
+   * INTERNAL_ERROR from a NullPointerException in Quarkus' root handler. It is refused on its own stream, as
+   * HTTP/1.1 refuses it, whether or not the caller has ended the stream, and the connection serves on.
+   */
+  @ParameterizedTest(name = "end of stream {0}")
+  @org.junit.jupiter.params.provider.ValueSource(booleans = {true, false})
+  void connectIsRefusedOnItsStreamAndTheConnectionServesOn(boolean endOfStream) throws IOException {
+    var platform = TestPlatform.get();
+    platform.resetModule();
+    try (var h2 = H2.open(RestAssured.port)) {
+      h2.frame(HEADERS, END_HEADERS | (endOfStream ? END_STREAM : 0), 1,
+        H2.block(":method", "CONNECT", ":authority", "localhost:80", "x-okapi-tenant", "alpha"));
+      h2.flush();
+
+      var answer = h2.answer(1);
+      assertThat(answer).as("an answer on the CONNECT stream, not the connection's end").isNotNull();
+      assertThat(answer.type()).isEqualTo(HEADERS);
+      assertThat(answer.firstHeaderValue()).isEqualTo("400");
+      assertThat(servesAnother(h2)).as("the connection serves on").isTrue();
+    }
+    platform.module().verify(0, anyRequestedFor(urlMatching("/(?!public/info).*")));
+  }
+
   /** A second, ordinary stream on the same connection is answered 200. */
   private static boolean servesAnother(H2 h2) throws IOException {
     h2.frame(HEADERS, END_HEADERS | END_STREAM, 3, H2.request("GET", "/public/info", ""));

@@ -72,6 +72,14 @@ public final class AbRun {
     int tokenLifespanSeconds() {
       return (int) scale().tokenLifespan().toSeconds();
     }
+
+    /**
+     * The window over which an idle fleet's CPU is read: a minute of production time, scaled like every timer the
+     * window would catch, and never under 5 s, so a compressed run still reads whole samples.
+     */
+    Duration idleWindow() {
+      return Duration.ofMillis(Math.max(5_000, Math.round(60_000 * timeScale)));
+    }
   }
 
   /**
@@ -275,7 +283,7 @@ public final class AbRun {
           var steadyWindow = steady.stop();
           var cacheAfter = fleet.decisionCacheHitsAndMisses();
           decisionEntries.put(runName, fleet.decisionCacheEntries());
-          var footprint = Footprint.afterWorkload(fleet.processes(), afterStart);
+          var footprint = Footprint.afterWorkload(fleet.processes(), afterStart, profile.idleWindow());
           var cacheDelta = cacheBefore == null || cacheAfter == null
             ? null
             : new long[]{cacheAfter[0] - cacheBefore[0], cacheAfter[1] - cacheBefore[1]};

@@ -3,6 +3,7 @@ package org.folio.sidecar.load.measure;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
@@ -10,18 +11,25 @@ import java.util.concurrent.TimeUnit;
 /**
  * A fleet's memory and threads at the moments issue 28 names: after start (ready, before any traffic), at idle
  * (the workload over, nothing sent for a few seconds), and after a full GC ({@code jcmd GC.run}, which any HotSpot
- * baseline answers). Figures are per sidecar, the mean over the fleet, as a pod's limit is per sidecar.
+ * baseline answers); and the fixed cost issue 44 names, the cores a sidecar uses while nobody calls it (its timers,
+ * token renewals, GC), over an idle window after the workload. Figures are per sidecar, the mean over the fleet, as
+ * a pod's limit is per sidecar.
  */
-public record Footprint(long afterStartBytes, long idleBytes, long afterGcBytes, int idleThreads) {
+public record Footprint(long afterStartBytes, long idleBytes, long afterGcBytes, int idleThreads, double idleCores,
+  Duration idleWindow) {
 
   /** Reads the idle and after-GC figures of a fleet whose after-start snapshot was taken. */
-  public static Footprint afterWorkload(List<ProcessHandle> processes, Snapshot afterStart)
+  public static Footprint afterWorkload(List<ProcessHandle> processes, Snapshot afterStart, Duration idleWindow)
     throws InterruptedException {
     Thread.sleep(3_000); // idle: no request for a few seconds, the workload's last answers and logs written
     var idle = snapshot(processes);
+    var meter = ProcessMeter.start(processes);
+    Thread.sleep(idleWindow.toMillis());
+    double cores = meter.stop().cpuSeconds() / Math.max(1, processes.size()) / (idleWindow.toMillis() / 1000.0);
     fullGc(processes);
     var afterGc = snapshot(processes);
-    return new Footprint(afterStart.rssBytes(), idle.rssBytes(), afterGc.rssBytes(), idle.threads());
+    return new Footprint(afterStart.rssBytes(), idle.rssBytes(), afterGc.rssBytes(), idle.threads(), cores,
+      idleWindow);
   }
 
   /** Mean resident memory of the processes now, and the mean thread count. */
