@@ -112,6 +112,12 @@ public class RequestForwarder {
       headers);
   }
 
+  /** No module was asked, so the access line shows no module time (module_ms=-, no upstream times). */
+  private static Future<HttpClientResponse> refusedBeforeTheModule(Exchange exchange, Throwable refusal) {
+    exchange.moduleStartNanos = 0;
+    return Future.failedFuture(refusal);
+  }
+
   /**
    * Gets a connection and writes the head within SIDECAR_FORWARD_CONNECT_TIMEOUT, whatever REQUEST_TIMEOUT
    * allows for the answer: a request that cannot start in time is answered 502, and the connection it may get
@@ -122,7 +128,7 @@ public class RequestForwarder {
     tracing.dropCallersContext(headers);
     var problem = HeaderRules.problem(headers);
     if (problem != null) {
-      return Future.failedFuture(SidecarError.badRequest("Invalid request header", problem));
+      return refusedBeforeTheModule(exchange, SidecarError.badRequest("Invalid request header", problem));
     }
     var request = exchange.request;
     if (request.response().closed()) {
@@ -141,7 +147,7 @@ public class RequestForwarder {
     boolean chunked = exchange.hasBody && !headers.contains(HttpHeaders.CONTENT_LENGTH);
     var caller = caller(exchange);
     if (caller != null && !claim(caller)) {
-      return Future.failedFuture(SidecarError.tooManyConnections(maxPerCaller));
+      return refusedBeforeTheModule(exchange, SidecarError.tooManyConnections(maxPerCaller));
     }
     var lease = new Lease(caller);
     Promise<HttpClientRequest> started = Promise.promise();

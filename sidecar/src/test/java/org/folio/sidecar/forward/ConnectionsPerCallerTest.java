@@ -21,7 +21,9 @@ import java.net.Socket;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.function.Consumer;
+import org.folio.sidecar.support.LogCapture;
 import org.folio.sidecar.support.SidecarTestResource;
+import org.folio.sidecar.support.Waits;
 import org.folio.sidecar.testkit.TestPlatform;
 import org.folio.sidecar.support.RawHttp;
 import org.junit.jupiter.api.AfterEach;
@@ -51,9 +53,14 @@ class ConnectionsPerCallerTest {
     TestPlatform.get().module().stubFor(get(urlPathEqualTo("/public/info")).withQueryParam("size", equalTo("big"))
       .willReturn(aResponse().withStatus(200).withBody(new byte[8 * 1024 * 1024])));
 
-    holdTheCapThenLetGo("/public/info?size=big", refused -> refused.statusCode(429)
-      .body("errors[0].type", is("TooManyRequestsException"))
-      .body("errors[0].code", is("service_error")));
+    try (var capture = LogCapture.install()) {
+      holdTheCapThenLetGo("/public/info?size=big", refused -> refused.statusCode(429)
+        .body("errors[0].type", is("TooManyRequestsException"))
+        .body("errors[0].code", is("service_error")));
+      // no module was asked for the refused request: its access line shows no module time
+      await().atMost(Waits.STATE).untilAsserted(() -> assertThat(capture.lines())
+        .anyMatch(line -> line.contains("(access) GET /public/info 429 ") && line.matches(".* module_ms=-( .*)?$")));
+    }
   }
 
   @Test
