@@ -142,8 +142,13 @@ public class RequestForwarder {
       .setURI(target.basePath() + uri)
       .setHeaders(headers)
       .setConnectTimeout(connectTimeoutMillis)
-      .setIdleTimeout(timeoutMillis)
       .setTraceOperation(Tracing.OPERATION_FORWARD);
+    // REQUEST_TIMEOUT is how long the module may stay silent once it has the whole request; with a body it runs
+    // from the body's end, so an upload that keeps moving is never cut however long it takes (MODSIDECAR-207),
+    // while a pause on either side of a moving body is bounded by SIDECAR_REQUEST_BODY_TIMEOUT and the send deadline
+    if (!exchange.hasBody) {
+      options.setIdleTimeout(timeoutMillis);
+    }
     boolean chunked = exchange.hasBody && !headers.contains(HttpHeaders.CONTENT_LENGTH);
     var caller = caller(exchange);
     if (caller != null && !claim(caller)) {
@@ -201,7 +206,13 @@ public class RequestForwarder {
           relayBody(request, new SendDeadline(outgoing, vertx, sendTimeoutMillis, () -> {
             abandon(outgoing);
             resetCaller(request);
-          })).onFailure(broken -> abandon(outgoing));
+          })).onComplete(sent -> {
+            if (sent.succeeded()) {
+              outgoing.idleTimeout(timeoutMillis);
+            } else {
+              abandon(outgoing);
+            }
+          });
         } else {
           request.resume();
         }

@@ -3,17 +3,19 @@ package org.folio.sidecar.forward;
 import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
 import static com.github.tomakehurst.wiremock.client.WireMock.get;
 import static com.github.tomakehurst.wiremock.client.WireMock.post;
-import static com.github.tomakehurst.wiremock.client.WireMock.postRequestedFor;
 import static com.github.tomakehurst.wiremock.client.WireMock.urlEqualTo;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.quarkus.test.common.ResourceArg;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
+import com.sun.net.httpserver.HttpServer;
 import io.restassured.RestAssured;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -25,6 +27,7 @@ import java.util.HexFormat;
 import java.util.Random;
 import org.folio.sidecar.support.SidecarTestResource;
 import org.folio.sidecar.testkit.TestPlatform;
+import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -33,22 +36,28 @@ import org.junit.jupiter.api.Test;
 /**
  * Issue 43 item 2, the other half: the send deadline cuts a relay that stopped moving, never one that moves however
  * long it takes (upstream's MODSIDECAR-207: a 27-MB data-import upload cut off at 60 s). 100 MB each way, paced by
- * the caller in 256-KiB steps 25 ms apart, so each transfer lasts at least 10 s: twice REQUEST_TIMEOUT (5 s here)
- * and more than three send timeouts (3 s), while no pause comes near either. Both arrive whole, byte for byte.
+ * the caller in 256-KiB steps 50 ms apart, so each transfer lasts at least 20 s: twice REQUEST_TIMEOUT (10 s here,
+ * which for an upload runs from the body's end) and more than six send timeouts (3 s), while no pause comes near
+ * either. Both arrive whole, byte for byte. The
+ * module stub proxies both to an origin in this test (WireMock's admin API carries no body this large): it serves
+ * the download and reads the upload's digest.
  */
 @QuarkusTest
 @WithTestResource(value = SidecarTestResource.class, initArgs = {
   @ResourceArg(name = "sidecar.send-timeout", value = "3s"),
-  @ResourceArg(name = "sidecar.request-timeout", value = "5000")})
+  @ResourceArg(name = "sidecar.request-timeout", value = "10000")})
 class SteadyTransfersTest {
 
   private static final int SIZE = 100 * 1024 * 1024;
   private static final int STEP = 256 * 1024;
-  private static final long PAUSE_MILLIS = 25;
-  private static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(5);
+  private static final long PAUSE_MILLIS = 50;
+  private static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(10);
 
   private static byte[] body;
   private static String bodyDigest;
+  private static HttpServer origin;
+  private static volatile String uploadDigest = "";
+  private static volatile long uploadSize = -1;
 
   private final TestPlatform platform = TestPlatform.get();
   private final HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
@@ -60,6 +69,45 @@ class SteadyTransfersTest {
     bodyDigest = HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(body));
   }
 
+  @BeforeAll
+  static void startOrigin() throws IOException {
+    origin = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+    origin.createContext("/downloads/steady", exchange -> {
+      exchange.getResponseHeaders().set("content-type", "application/octet-stream");
+      exchange.sendResponseHeaders(200, SIZE);
+      try (var out = exchange.getResponseBody()) {
+        out.write(body);
+      }
+    });
+    origin.createContext("/uploads", exchange -> {
+      try (var in = exchange.getRequestBody()) {
+        var digest = MessageDigest.getInstance("SHA-256");
+        long size = 0;
+        var buffer = new byte[STEP];
+        for (int read; (read = in.read(buffer)) > 0;) {
+          digest.update(buffer, 0, read);
+          size += read;
+        }
+        uploadSize = size;
+        uploadDigest = HexFormat.of().formatHex(digest.digest());
+      } catch (NoSuchAlgorithmException e) {
+        throw new IllegalStateException(e);
+      }
+      exchange.sendResponseHeaders(200, -1);
+      exchange.close();
+    });
+    origin.start();
+  }
+
+  @AfterAll
+  static void stopOrigin() {
+    origin.stop(0);
+  }
+
+  private static String originUrl() {
+    return "http://127.0.0.1:" + origin.getAddress().getPort();
+  }
+
   @BeforeEach
   @AfterEach
   void resetModule() {
@@ -68,8 +116,7 @@ class SteadyTransfersTest {
 
   @Test
   void aSlowButSteadyDownloadOf100MegabytesArrivesWhole() throws Exception {
-    platform.module().stubFor(get(urlEqualTo("/downloads/steady")).willReturn(aResponse().withStatus(200)
-      .withHeader("content-type", "application/octet-stream").withBody(body)));
+    platform.module().stubFor(get(urlEqualTo("/downloads/steady")).willReturn(aResponse().proxiedFrom(originUrl())));
     long started = System.nanoTime();
 
     var response = client.send(request("/downloads/steady").GET().build(), HttpResponse.BodyHandlers.ofInputStream());
@@ -92,7 +139,7 @@ class SteadyTransfersTest {
 
   @Test
   void aSlowButSteadyUploadOf100MegabytesArrivesWhole() throws Exception {
-    platform.module().stubFor(post(urlEqualTo("/uploads")).willReturn(aResponse().withStatus(200)));
+    platform.module().stubFor(post(urlEqualTo("/uploads")).willReturn(aResponse().proxiedFrom(originUrl())));
     long started = System.nanoTime();
 
     var response = client.send(request("/uploads").header("content-type", "application/octet-stream")
@@ -101,9 +148,8 @@ class SteadyTransfersTest {
     assertThat(response.statusCode()).isEqualTo(200);
     assertThat(Duration.ofNanos(System.nanoTime() - started)).as("the transfer outlasted REQUEST_TIMEOUT")
       .isGreaterThan(REQUEST_TIMEOUT);
-    var received = platform.module().findAll(postRequestedFor(urlEqualTo("/uploads"))).getFirst().getBody();
-    assertThat(received).hasSize(SIZE);
-    assertThat(HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(received))).isEqualTo(bodyDigest);
+    assertThat(uploadSize).isEqualTo(SIZE);
+    assertThat(uploadDigest).isEqualTo(bodyDigest);
   }
 
   private HttpRequest.Builder request(String path) {
