@@ -30,6 +30,8 @@ public final class CountingHop {
   private final HttpClient client = vertx.createHttpClient(new io.vertx.core.http.HttpClientOptions(),
     new io.vertx.core.http.PoolOptions().setHttp1MaxSize(200));
   private final java.util.Set<String> decisionKeys = java.util.concurrent.ConcurrentHashMap.newKeySet();
+  /** The (realm, subject, permission) questions asked, by the client the token was issued to. */
+  private final Map<String, java.util.Set<String>> userQuestionsByClient = new java.util.concurrent.ConcurrentHashMap<>();
   /** UMA calls by the client the token was issued to ({@code azp}): a user's session, or a service token. */
   private final Map<String, AtomicInteger> umaByClient = new java.util.concurrent.ConcurrentHashMap<>();
   private final int port;
@@ -124,6 +126,7 @@ public final class CountingHop {
     counts.values().forEach(count -> count.set(0));
     decisionKeys.clear();
     umaByClient.clear();
+    userQuestionsByClient.clear();
   }
 
   /** UMA calls since the last reset made with a token issued to a client that {@code client} accepts. */
@@ -138,6 +141,16 @@ public final class CountingHop {
    */
   public int distinctDecisionKeys() {
     return decisionKeys.size();
+  }
+
+  /**
+   * How many different (realm, subject, permission) questions the UMA calls since the last reset asked with a token
+   * issued to a client that {@code client} accepts: the fewest calls a cache that holds a user's grants across the
+   * user's sessions could have made; every call beyond them asked a question again (a refresh, or a new session).
+   */
+  public int distinctUserQuestions(java.util.function.Predicate<String> client) {
+    return userQuestionsByClient.entrySet().stream().filter(entry -> client.test(entry.getKey()))
+      .mapToInt(entry -> entry.getValue().size()).sum();
   }
 
   private static io.vertx.core.json.JsonObject claims(HttpServerRequest request) {
@@ -155,13 +168,22 @@ public final class CountingHop {
       claims.getString("sid", ""), permission);
   }
 
+  /** A decision key without its client and session: path|azp|sub|sid|permission to path|sub|permission. */
+  private static String userQuestion(String decisionKey) {
+    var parts = decisionKey.split("\\|", -1);
+    return String.join("|", parts[0], parts[2], parts[4]);
+  }
+
   private void relay(HttpServerRequest request) {
     request.body().onSuccess(body -> {
       var kind = classify(request, body);
       counts.get(kind).incrementAndGet();
       if (kind == Kind.UMA) {
         var claims = claims(request);
-        decisionKeys.add(decisionKey(request, claims, body));
+        var key = decisionKey(request, claims, body);
+        decisionKeys.add(key);
+        userQuestionsByClient.computeIfAbsent(claims.getString("azp", ""),
+          client -> java.util.concurrent.ConcurrentHashMap.newKeySet()).add(userQuestion(key));
         umaByClient.computeIfAbsent(claims.getString("azp", ""), client -> new AtomicInteger()).incrementAndGet();
       }
       if (kind == Kind.UMA && failingUma) {

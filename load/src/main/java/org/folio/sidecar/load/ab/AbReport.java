@@ -41,7 +41,7 @@ final class AbReport {
 
   static Path write(Path out, AbRun.Profile profile, List<AbRun.VariantResult> results,
     Map<String, AbRun.Overhead> overheads, Duration wallTime, int refreshes, int refreshFailures,
-    Optional<Path> baselineDefaults) throws IOException {
+    boolean otherBuild, Optional<Path> baselineDefaults) throws IOException {
     var report = new AbReport();
     var base = results.stream().filter(r -> r.variant().equals("baseline")).toList();
     var opt = results.stream().filter(r -> r.variant().equals("optimized")).toList();
@@ -57,7 +57,7 @@ final class AbReport {
       profile.usersPerTenant(), profile.durationSeconds(), number(profile.rate()), number(profile.importRate()),
       profile.tokenLifespanSeconds(), refreshes, refreshFailures, StubModules.SERVICE_MILLIS, ShippedJvmOptions.line());
     report.line("");
-    boolean otherBuild = !base.getFirst().command().equals(opt.getFirst().command());
+    // told by the command line, not by comparing the commands: each run's command carries its own log paths
     if (otherBuild) {
       report.line("- **baseline**: `%s`, given as `--baseline-cmd`; it reported itself as %s. Its production time "
         + "constants: %s.", base.getFirst().command(), base.getFirst().version(),

@@ -104,7 +104,7 @@ public final class AbRun {
   record VariantResult(String variant, String name, String command, String version,
     Map<String, GatlingRun.Stats> stats,
     Map<CountingHop.Kind, Integer> keycloakCalls, int distinctDecisionKeys, int sessionDecisionCalls,
-    long[] cacheHitsMisses,
+    int sessionUserQuestions, long[] cacheHitsMisses,
     SteadyState.Window steady, ProcessMeter.Usage sidecars, ProcessMeter.Usage keycloak,
     long discoveryHits, long permissionLookups, AddedTime.Percentiles sidecarsAdded, JvmPauses pauses,
     Footprint footprint) {
@@ -294,7 +294,9 @@ public final class AbRun {
           results.add(new VariantResult(variant, runName, String.join(" ", command), fleet.reportedVersion(), stats,
             calls,
             keycloak.hop().distinctDecisionKeys(),
-            keycloak.hop().umaCalls(client -> client.endsWith(SESSION_CLIENT_SUFFIX)), cacheDelta, steadyWindow,
+            keycloak.hop().umaCalls(client -> client.endsWith(SESSION_CLIENT_SUFFIX)),
+            keycloak.hop().distinctUserQuestions(client -> client.endsWith(SESSION_CLIENT_SUFFIX)), cacheDelta,
+            steadyWindow,
             sidecarUsage, keycloakUsage,
             stubs.discoveryHits() - trapBefore, stubs.permissionLookups() - lookupsBefore, added.read(""),
             JvmPauses.read(logs), footprint));
@@ -309,7 +311,7 @@ public final class AbRun {
       var wallTime = Duration.ofNanos(System.nanoTime() - started);
       var report = jvmSets.isEmpty()
         ? AbReport.write(out, profile, results, overheads, wallTime, tokens.refreshes(), tokens.failures(),
-          baselineDefaults)
+          baselineCommand.isPresent(), baselineDefaults)
         : AbReport.writeJvmSets(out, profile, results, overheads, wallTime, jvmSets);
       if (scenario.equals("sip2")) {
         Sip2Report.append(report, profile, users.size(), results, decisionEntries);
