@@ -14,7 +14,7 @@ import java.util.List;
 import java.util.Locale;
 import org.assertj.core.api.SoftAssertions;
 import org.folio.sidecar.support.Nginx;
-import org.folio.sidecar.support.RawHttp;
+import org.folio.sidecar.testkit.RawHttp;
 import org.folio.sidecar.support.SidecarTestResource;
 import org.folio.sidecar.testkit.TestPlatform;
 import org.jspecify.annotations.Nullable;

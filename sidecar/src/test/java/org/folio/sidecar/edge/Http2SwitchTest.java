@@ -10,7 +10,7 @@ import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.RestAssured;
 import java.net.URI;
-import org.folio.sidecar.support.RawHttp;
+import org.folio.sidecar.testkit.RawHttp;
 import org.folio.sidecar.support.SidecarCalls;
 import org.folio.sidecar.support.SidecarTestResource;
 import org.folio.sidecar.testkit.TestPlatform;

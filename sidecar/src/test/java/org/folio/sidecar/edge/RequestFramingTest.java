@@ -12,7 +12,7 @@ import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.RestAssured;
 import java.util.stream.Stream;
-import org.folio.sidecar.support.RawHttp;
+import org.folio.sidecar.testkit.RawHttp;
 import org.folio.sidecar.support.SidecarTestResource;
 import org.folio.sidecar.testkit.TestPlatform;
 import org.junit.jupiter.api.Test;

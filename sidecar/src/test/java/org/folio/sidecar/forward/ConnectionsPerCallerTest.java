@@ -25,7 +25,7 @@ import org.folio.sidecar.support.LogCapture;
 import org.folio.sidecar.support.SidecarTestResource;
 import org.folio.sidecar.support.Waits;
 import org.folio.sidecar.testkit.TestPlatform;
-import org.folio.sidecar.support.RawHttp;
+import org.folio.sidecar.testkit.RawHttp;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;

@@ -1,4 +1,4 @@
-package org.folio.sidecar.support;
+package org.folio.sidecar.testkit;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
