@@ -20,8 +20,8 @@ import java.util.function.BooleanSupplier;
  * holds every {@code # prints: } line that follows it ({@code …} stands for anything in between); one that needs
  * Kubernetes ({@code kubectl}, or a {@code $NAMESPACE} whose pods a script finds with it) is listed as skipped.
  * A section can need a state first (an outage for SidecarKeycloakUnreachable, a malformed event for
- * SidecarEventsMalformed): {@link #prepare} makes it. Run by
- * ops/runbook-check.sh.
+ * SidecarEventsMalformed): {@link #prepare} makes it, and sets what the alert's labels would name (its tenant). Run
+ * by ops/runbook-check.sh.
  */
 public final class RunbookCheck {
 
@@ -40,6 +40,11 @@ public final class RunbookCheck {
 
   private final Checks checks = new Checks();
   private final List<String> skipped = new ArrayList<>();
+  // the demo, set once it runs: what the preparations act on
+  private TestPlatform platform;
+  private SidecarProcess sidecar;
+  private String userToken;
+  private String userId;
 
   public static void main(String[] args) {
     int exit;
@@ -61,14 +66,17 @@ public final class RunbookCheck {
       System.out.println("[runbook-check] " + found.size() + " commands in " + document);
       commands.addAll(found);
     }
-    var platform = TestPlatform.get();
+    platform = TestPlatform.get();
     // the probe every second instead of every 5 s, so the outage's lines come without a long wait; REQUEST_TIMEOUT
     // set (to upstream's default) as folio-helm-v2 sets it, which the GatewayTimeout runbook reads back
-    try (var sidecar = SidecarProcess.start(platform, ProcessBuilder.Redirect.to(SIDECAR_LOG.toFile()),
+    try (var started = SidecarProcess.start(platform, ProcessBuilder.Redirect.to(SIDECAR_LOG.toFile()),
       Map.of("SIDECAR_HEALTH_PROBE_INTERVAL", "1s", "REQUEST_TIMEOUT", "60000"))) {
+      sidecar = started;
       sidecar.awaitReady(waiting -> System.out.println("[runbook-check] still waiting: " + waiting));
       var alpha = platform.alpha();
       var token = platform.tokens().login(alpha, alpha.allowed()).getString("access_token");
+      userToken = token;
+      userId = Tokens.claims(token).getString("user_id");
       // the user's grant cached, as on a sidecar in use
       int first = checks.allowedStatus(sidecar.baseUrl() + "/items/1", "alpha", token);
       checks.verify("the demo's allowed request answers 200 before the runbooks", first == 200, "got " + first);
@@ -76,7 +84,7 @@ public final class RunbookCheck {
       variables.put("SIDECAR_ADMIN", URI.create(sidecar.managementUrl()).getAuthority());
       variables.put("SIDECAR_HTTP", URI.create(sidecar.baseUrl()).getAuthority());
       variables.put("TENANT", "alpha");
-      variables.put("USER_ID", Tokens.claims(token).getString("user_id"));
+      variables.put("USER_ID", userId);
       variables.put("REQUEST_PATH", "/items/1");
       variables.put("KC_URL", platform.sidecarConfig().get("kc.url"));
       variables.put("SIDECAR_LOG_FILE", SIDECAR_LOG.toString());
@@ -88,13 +96,19 @@ public final class RunbookCheck {
       System.out.println("[runbook-check] substituted: " + substitution);
       var prelude = helpers + "\n" + substitution + "\n";
       String section = "";
+      Map<String, String> sectionVariables = variables;
       for (var command : commands) {
         if (!command.section().equals(section)) {
           section = command.section();
           System.out.println("== " + section);
-          prepare(section, platform);
+          var labels = prepare(section);
+          if (!labels.isEmpty()) {
+            System.out.println("[runbook-check] as the alert's labels name them: " + labels);
+          }
+          sectionVariables = new LinkedHashMap<>(variables);
+          sectionVariables.putAll(labels);
         }
-        run(command, prelude, variables);
+        run(command, prelude, sectionVariables);
       }
     }
     skipped.forEach(skip -> System.out.println("skipped: " + skip));
@@ -103,19 +117,29 @@ public final class RunbookCheck {
     return checks.summary("runbook-check");
   }
 
-  /** The state a section's commands need and the demo does not have by itself. */
-  private void prepare(String section, TestPlatform platform) throws Exception {
-    if (section.equals("SidecarKeycloakUnreachable")) {
-      System.out.println("[runbook-check] Keycloak cut off, then restored, as the runbook's outage");
-      platform.keycloakHop().cut();
-      await("the sidecar logs Keycloak's loss", () -> log().contains("Keycloak is unreachable: "));
-      platform.keycloakHop().restore();
-      await("the sidecar logs Keycloak's return", () -> log().contains("Keycloak is reachable again after "));
-    } else if (section.equals("SidecarEventsMalformed")) {
-      System.out.println("[runbook-check] a malformed event sent to folio.discovery");
-      platform.events().send("folio.discovery", "{not json");
-      await("the sidecar skips it", () -> log().contains("Skipped malformed event at "));
+  /**
+   * The state a section's commands need and the demo does not have by itself; returns the variables the section's
+   * commands take from the alert (e.g. its tenant), in place of the demo's.
+   */
+  private Map<String, String> prepare(String section) throws Exception {
+    switch (section) {
+      case "SidecarKeycloakUnreachable" -> {
+        System.out.println("[runbook-check] Keycloak cut off, then restored, as the runbook's outage");
+        platform.keycloakHop().cut();
+        await("the sidecar logs Keycloak's loss", () -> log().contains("Keycloak is unreachable: "));
+        platform.keycloakHop().restore();
+        await("the sidecar logs Keycloak's return", () -> log().contains("Keycloak is reachable again after "));
+      }
+      case "SidecarEventsMalformed" -> {
+        System.out.println("[runbook-check] a malformed event sent to folio.discovery");
+        platform.events().send("folio.discovery", "{not json");
+        await("the sidecar skips it", () -> log().contains("Skipped malformed event at "));
+      }
+      default -> {
+        // the demo as it is
+      }
     }
+    return Map.of();
   }
 
   private void run(Command command, String prelude, Map<String, String> variables) throws Exception {
