@@ -2,13 +2,18 @@ package org.folio.sidecar.testkit;
 
 import java.io.IOException;
 import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.FutureTask;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 
@@ -19,9 +24,9 @@ import java.util.function.BooleanSupplier;
  * documented variables set to the demo's addresses and credential. A command passes when it exits 0 and its output
  * holds every {@code # prints: } line that follows it ({@code …} stands for anything in between); one that needs
  * Kubernetes ({@code kubectl}, or a {@code $NAMESPACE} whose pods a script finds with it) is listed as skipped.
- * A section can need a state first (an outage for SidecarKeycloakUnreachable, a malformed event for
- * SidecarEventsMalformed): {@link #prepare} makes it, and sets what the alert's labels would name (its tenant). Run
- * by ops/runbook-check.sh.
+ * A section can need a state first (an outage for SidecarKeycloakUnreachable, a slow decision for
+ * SidecarKeycloakDecisionsSlow, a malformed event): {@link #prepare} makes it, and sets what the alert's labels
+ * would name (its tenant). Run by ops/runbook-check.sh.
  */
 public final class RunbookCheck {
 
@@ -33,6 +38,8 @@ public final class RunbookCheck {
   static final String PRINTS = "# prints: ";
   private static final Path SIDECAR_LOG = Path.of("testkit/target/runbook-check-sidecar.log");
   private static final int COMMAND_BOUND_SECONDS = 60;
+  /** How long Keycloak holds the slow decision: well above the alert's 50 ms, however fast the machine. */
+  private static final long SLOW_DECISION_MILLIS = 300;
 
   /** One command of a runbook and what the runbook says it prints. */
   record Command(String section, String text, List<String> prints) {
@@ -40,6 +47,7 @@ public final class RunbookCheck {
 
   private final Checks checks = new Checks();
   private final List<String> skipped = new ArrayList<>();
+  private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
   // the demo, set once it runs: what the preparations act on
   private TestPlatform platform;
   private SidecarProcess sidecar;
@@ -130,6 +138,7 @@ public final class RunbookCheck {
         platform.keycloakHop().restore();
         await("the sidecar logs Keycloak's return", () -> log().contains("Keycloak is reachable again after "));
       }
+      case "SidecarKeycloakDecisionsSlow" -> slowDecision();
       case "SidecarEventsMalformed" -> {
         System.out.println("[runbook-check] a malformed event sent to folio.discovery");
         platform.events().send("folio.discovery", "{not json");
@@ -140,6 +149,39 @@ public final class RunbookCheck {
       }
     }
     return Map.of();
+  }
+
+  /**
+   * A decision Keycloak is slow to make: the user's grants flushed, the next request's UMA call held at the hop
+   * for {@link #SLOW_DECISION_MILLIS}, then answered.
+   */
+  private void slowDecision() throws Exception {
+    System.out.println("[runbook-check] Keycloak slow: the user flushed, the next decision held " + SLOW_DECISION_MILLIS
+      + " ms at the hop");
+    expect("the user's flush", 200, admin("POST", "/admin/cache/flush?tenant=alpha&user=" + userId));
+    var hop = platform.keycloakHop();
+    var request = new FutureTask<>(() -> checks.status(sidecar.baseUrl() + "/items/1", "alpha", userToken));
+    hop.holdUma();
+    try {
+      Thread.ofVirtual().start(request);
+      await("the decision call reaches Keycloak", () -> hop.heldUma() > 0);
+      Thread.sleep(SLOW_DECISION_MILLIS);
+    } finally {
+      hop.releaseUma();
+    }
+    expect("the request its slow decision allowed", 200, request.get(2, TimeUnit.MINUTES));
+  }
+
+  /** An admin API call with the admin credential; its status. */
+  private int admin(String method, String path) throws IOException, InterruptedException {
+    var request = HttpRequest.newBuilder(URI.create(sidecar.managementUrl() + path)).timeout(Duration.ofMinutes(1))
+      .header("authorization", "Bearer " + TestPlatform.ADMIN_TOKEN)
+      .method(method, HttpRequest.BodyPublishers.noBody()).build();
+    return http.send(request, HttpResponse.BodyHandlers.discarding()).statusCode();
+  }
+
+  private void expect(String what, int status, int actual) {
+    checks.verify("preparation: " + what + " answers " + status, actual == status, "got " + actual);
   }
 
   private void run(Command command, String prelude, Map<String, String> variables) throws Exception {
