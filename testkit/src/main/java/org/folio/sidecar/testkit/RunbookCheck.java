@@ -1,5 +1,6 @@
 package org.folio.sidecar.testkit;
 
+import com.github.tomakehurst.wiremock.client.WireMock;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -25,8 +26,8 @@ import java.util.function.BooleanSupplier;
  * holds every {@code # prints: } line that follows it ({@code …} stands for anything in between); one that needs
  * Kubernetes ({@code kubectl}, or a {@code $NAMESPACE} whose pods a script finds with it) is listed as skipped.
  * A section can need a state first (an outage for SidecarKeycloakUnreachable, a slow decision for
- * SidecarKeycloakDecisionsSlow, a malformed event): {@link #prepare} makes it, and sets what the alert's labels
- * would name (its tenant). Run by ops/runbook-check.sh.
+ * SidecarKeycloakDecisionsSlow, failing egress targets, a malformed event): {@link #prepare} makes it, and sets what
+ * the alert's labels would name (its tenant). Run by ops/runbook-check.sh.
  */
 public final class RunbookCheck {
 
@@ -139,6 +140,16 @@ public final class RunbookCheck {
         await("the sidecar logs Keycloak's return", () -> log().contains("Keycloak is reachable again after "));
       }
       case "SidecarKeycloakDecisionsSlow" -> slowDecision();
+      case "SidecarEgressTargetErrors" -> {
+        System.out.println("[runbook-check] egress targets failing: mod-users answering 500, mod-down (where nothing "
+          + "listens) refusing; then mod-users answering again");
+        platform.others().stubFor(WireMock.get(WireMock.urlPathMatching("/users/.*")).atPriority(1)
+          .willReturn(WireMock.aResponse().withStatus(500)));
+        expect("an egress call to mod-users while it fails", 500, egress("alpha", "/users/1", userToken));
+        expect("an egress call to mod-down", 502, egress("alpha", "/down/1", userToken));
+        platform.resetModule();
+        expect("an egress call to mod-users once it answers again", 200, egress("alpha", "/users/1", userToken));
+      }
       case "SidecarEventsMalformed" -> {
         System.out.println("[runbook-check] a malformed event sent to folio.discovery");
         platform.events().send("folio.discovery", "{not json");
@@ -170,6 +181,14 @@ public final class RunbookCheck {
       hop.releaseUma();
     }
     expect("the request its slow decision allowed", 200, request.get(2, TimeUnit.MINUTES));
+  }
+
+  /**
+   * A call the module makes to another module through its sidecar (from loopback, as in its pod) for a user whose
+   * token it passes on (the demo's module has no system user to call without one); its status.
+   */
+  private int egress(String tenant, String path, String token) throws IOException, InterruptedException {
+    return checks.status(sidecar.baseUrl() + path, tenant, token);
   }
 
   /** An admin API call with the admin credential; its status. */
