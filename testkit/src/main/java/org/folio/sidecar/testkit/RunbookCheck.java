@@ -26,8 +26,8 @@ import java.util.function.BooleanSupplier;
  * holds every {@code # prints: } line that follows it ({@code …} stands for anything in between); one that needs
  * Kubernetes ({@code kubectl}, or a {@code $NAMESPACE} whose pods a script finds with it) is listed as skipped.
  * A section can need a state first (an outage for SidecarKeycloakUnreachable, a slow decision for
- * SidecarKeycloakDecisionsSlow, failing egress targets, a malformed event): {@link #prepare} makes it, and sets what
- * the alert's labels would name (its tenant). Run by ops/runbook-check.sh.
+ * SidecarKeycloakDecisionsSlow, failing egress targets, an egress call without its secret, a malformed event):
+ * {@link #prepare} makes it, and sets what the alert's labels would name (its tenant). Run by ops/runbook-check.sh.
  */
 public final class RunbookCheck {
 
@@ -41,6 +41,8 @@ public final class RunbookCheck {
   private static final int COMMAND_BOUND_SECONDS = 60;
   /** How long Keycloak holds the slow decision: well above the alert's 50 ms, however fast the machine. */
   private static final long SLOW_DECISION_MILLIS = 300;
+  /** Entitled by the demo's mgr-tenant-entitlements, but its module-access secret is not in the demo's store. */
+  private static final String TENANT_WITHOUT_SECRET = "svc01";
 
   /** One command of a runbook and what the runbook says it prints. */
   record Command(String section, String text, List<String> prints) {
@@ -149,6 +151,13 @@ public final class RunbookCheck {
         expect("an egress call to mod-down", 502, egress("alpha", "/down/1", userToken));
         platform.resetModule();
         expect("an egress call to mod-users once it answers again", 200, egress("alpha", "/users/1", userToken));
+      }
+      case "SidecarEgressOwnFaults" -> {
+        System.out.println("[runbook-check] an egress call for " + TENANT_WITHOUT_SECRET
+          + ", entitled but without its module-access secret in the demo's secret store");
+        // the sidecar passes a module's user token on unread, and this tenant has no users here: the demo user's
+        expect("an egress call without the tenant's secret", 500,
+          egress(TENANT_WITHOUT_SECRET, "/users/1", userToken));
       }
       case "SidecarEventsMalformed" -> {
         System.out.println("[runbook-check] a malformed event sent to folio.discovery");
