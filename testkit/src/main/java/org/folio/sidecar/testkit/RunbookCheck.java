@@ -14,6 +14,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
 import java.util.concurrent.FutureTask;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
@@ -26,8 +27,9 @@ import java.util.function.BooleanSupplier;
  * holds every {@code # prints: } line that follows it ({@code …} stands for anything in between); one that needs
  * Kubernetes ({@code kubectl}, or a {@code $NAMESPACE} whose pods a script finds with it) is listed as skipped.
  * A section can need a state first (an outage for SidecarKeycloakUnreachable, a slow decision for
- * SidecarKeycloakDecisionsSlow, failing egress targets, an egress call without its secret, a malformed event):
- * {@link #prepare} makes it, and sets what the alert's labels would name (its tenant). Run by ops/runbook-check.sh.
+ * SidecarKeycloakDecisionsSlow, failing egress targets, an egress call without its secret, a tenant whose service
+ * token Keycloak refuses, a malformed event): {@link #prepare} makes it, and sets what the alert's labels would
+ * name (its tenant). Run by ops/runbook-check.sh.
  */
 public final class RunbookCheck {
 
@@ -43,6 +45,8 @@ public final class RunbookCheck {
   private static final long SLOW_DECISION_MILLIS = 300;
   /** Entitled by the demo's mgr-tenant-entitlements, but its module-access secret is not in the demo's store. */
   private static final String TENANT_WITHOUT_SECRET = "svc01";
+  /** The tenant whose module-access client secret is rotated in Keycloak; no earlier call needed its token. */
+  private static final String TENANT_REFUSED = "beta";
 
   /** One command of a runbook and what the runbook says it prints. */
   record Command(String section, String text, List<String> prints) {
@@ -158,6 +162,21 @@ public final class RunbookCheck {
         // the sidecar passes a module's user token on unread, and this tenant has no users here: the demo user's
         expect("an egress call without the tenant's secret", 500,
           egress(TENANT_WITHOUT_SECRET, "/users/1", userToken));
+      }
+      case "SidecarTokenAcquisitionFailing" -> {
+        System.out.println("[runbook-check] " + TENANT_REFUSED + "'s module-access client secret rotated in Keycloak, "
+          + "not in the secret store: its egress call refused; then the secret restored in Keycloak, and one more");
+        var beta = platform.beta();
+        var user = platform.tokens().login(beta, beta.allowed()).getString("access_token");
+        var realms = new FolioRealms(platform.keycloakAdmin());
+        realms.setServiceClientSecret(TENANT_REFUSED, "rotated-" + UUID.randomUUID());
+        try {
+          expect("an egress call whose service token Keycloak refuses", 401, egress(TENANT_REFUSED, "/users/1", user));
+        } finally {
+          realms.setServiceClientSecret(TENANT_REFUSED, TestTenant.SERVICE_SECRET);
+        }
+        expect("an egress call once the secrets agree", 200, egress(TENANT_REFUSED, "/users/1", user));
+        return Map.of("TENANT", TENANT_REFUSED);
       }
       case "SidecarEventsMalformed" -> {
         System.out.println("[runbook-check] a malformed event sent to folio.discovery");
