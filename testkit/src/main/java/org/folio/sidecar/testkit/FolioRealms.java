@@ -175,6 +175,17 @@ public final class FolioRealms {
       + "/authz/resource-server/permission/" + permissionId, null, 204);
   }
 
+  /**
+   * Sets the secret of the tenant's module-access client in Keycloak, as an operator rotating it there does: the
+   * sidecar's secret store keeps the old one until it is updated too.
+   */
+  public void setServiceClientSecret(String tenant, String secret) {
+    var client = admin.expect("GET", "/" + tenant + "/clients?clientId=" + SERVICE_CLIENT, null, 200).array()
+      .getJsonObject(0);
+    client.put("secret", secret);
+    admin.expect("PUT", "/" + tenant + "/clients/" + client.getString("id"), client, 204);
+  }
+
   private String loginClientId(TestTenant tenant) {
     return admin.expect("GET", "/" + tenant.name() + "/clients?clientId=" + tenant.loginClient(), null, 200)
       .array().getJsonObject(0).getString("id");

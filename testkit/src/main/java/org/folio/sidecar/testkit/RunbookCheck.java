@@ -1,14 +1,21 @@
 package org.folio.sidecar.testkit;
 
+import com.github.tomakehurst.wiremock.client.WireMock;
 import java.io.IOException;
 import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.FutureTask;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 
@@ -19,9 +26,10 @@ import java.util.function.BooleanSupplier;
  * documented variables set to the demo's addresses and credential. A command passes when it exits 0 and its output
  * holds every {@code # prints: } line that follows it ({@code …} stands for anything in between); one that needs
  * Kubernetes ({@code kubectl}, or a {@code $NAMESPACE} whose pods a script finds with it) is listed as skipped.
- * A section can need a state first (an outage for SidecarKeycloakUnreachable, a malformed event for
- * SidecarEventsMalformed): {@link #prepare} makes it. Run by
- * ops/runbook-check.sh.
+ * A section can need a state first (an outage for SidecarKeycloakUnreachable, a slow decision for
+ * SidecarKeycloakDecisionsSlow, failing egress targets, an egress call without its secret, a tenant whose service
+ * token Keycloak refuses, a malformed event): {@link #prepare} makes it, and sets what the alert's labels would
+ * name (its tenant). Run by ops/runbook-check.sh.
  */
 public final class RunbookCheck {
 
@@ -33,6 +41,12 @@ public final class RunbookCheck {
   static final String PRINTS = "# prints: ";
   private static final Path SIDECAR_LOG = Path.of("testkit/target/runbook-check-sidecar.log");
   private static final int COMMAND_BOUND_SECONDS = 60;
+  /** How long Keycloak holds the slow decision: well above the alert's 50 ms, however fast the machine. */
+  private static final long SLOW_DECISION_MILLIS = 300;
+  /** Entitled by the demo's mgr-tenant-entitlements, but its module-access secret is not in the demo's store. */
+  private static final String TENANT_WITHOUT_SECRET = "svc01";
+  /** The tenant whose module-access client secret is rotated in Keycloak; no earlier call needed its token. */
+  private static final String TENANT_REFUSED = "beta";
 
   /** One command of a runbook and what the runbook says it prints. */
   record Command(String section, String text, List<String> prints) {
@@ -40,6 +54,12 @@ public final class RunbookCheck {
 
   private final Checks checks = new Checks();
   private final List<String> skipped = new ArrayList<>();
+  private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+  // the demo, set once it runs: what the preparations act on
+  private TestPlatform platform;
+  private SidecarProcess sidecar;
+  private String userToken;
+  private String userId;
 
   public static void main(String[] args) {
     int exit;
@@ -61,14 +81,17 @@ public final class RunbookCheck {
       System.out.println("[runbook-check] " + found.size() + " commands in " + document);
       commands.addAll(found);
     }
-    var platform = TestPlatform.get();
+    platform = TestPlatform.get();
     // the probe every second instead of every 5 s, so the outage's lines come without a long wait; REQUEST_TIMEOUT
     // set (to upstream's default) as folio-helm-v2 sets it, which the GatewayTimeout runbook reads back
-    try (var sidecar = SidecarProcess.start(platform, ProcessBuilder.Redirect.to(SIDECAR_LOG.toFile()),
+    try (var started = SidecarProcess.start(platform, ProcessBuilder.Redirect.to(SIDECAR_LOG.toFile()),
       Map.of("SIDECAR_HEALTH_PROBE_INTERVAL", "1s", "REQUEST_TIMEOUT", "60000"))) {
+      sidecar = started;
       sidecar.awaitReady(waiting -> System.out.println("[runbook-check] still waiting: " + waiting));
       var alpha = platform.alpha();
       var token = platform.tokens().login(alpha, alpha.allowed()).getString("access_token");
+      userToken = token;
+      userId = Tokens.claims(token).getString("user_id");
       // the user's grant cached, as on a sidecar in use
       int first = checks.allowedStatus(sidecar.baseUrl() + "/items/1", "alpha", token);
       checks.verify("the demo's allowed request answers 200 before the runbooks", first == 200, "got " + first);
@@ -76,7 +99,7 @@ public final class RunbookCheck {
       variables.put("SIDECAR_ADMIN", URI.create(sidecar.managementUrl()).getAuthority());
       variables.put("SIDECAR_HTTP", URI.create(sidecar.baseUrl()).getAuthority());
       variables.put("TENANT", "alpha");
-      variables.put("USER_ID", Tokens.claims(token).getString("user_id"));
+      variables.put("USER_ID", userId);
       variables.put("REQUEST_PATH", "/items/1");
       variables.put("KC_URL", platform.sidecarConfig().get("kc.url"));
       variables.put("SIDECAR_LOG_FILE", SIDECAR_LOG.toString());
@@ -88,13 +111,19 @@ public final class RunbookCheck {
       System.out.println("[runbook-check] substituted: " + substitution);
       var prelude = helpers + "\n" + substitution + "\n";
       String section = "";
+      Map<String, String> sectionVariables = variables;
       for (var command : commands) {
         if (!command.section().equals(section)) {
           section = command.section();
           System.out.println("== " + section);
-          prepare(section, platform);
+          var labels = prepare(section);
+          if (!labels.isEmpty()) {
+            System.out.println("[runbook-check] as the alert's labels name them: " + labels);
+          }
+          sectionVariables = new LinkedHashMap<>(variables);
+          sectionVariables.putAll(labels);
         }
-        run(command, prelude, variables);
+        run(command, prelude, sectionVariables);
       }
     }
     skipped.forEach(skip -> System.out.println("skipped: " + skip));
@@ -103,19 +132,103 @@ public final class RunbookCheck {
     return checks.summary("runbook-check");
   }
 
-  /** The state a section's commands need and the demo does not have by itself. */
-  private void prepare(String section, TestPlatform platform) throws Exception {
-    if (section.equals("SidecarKeycloakUnreachable")) {
-      System.out.println("[runbook-check] Keycloak cut off, then restored, as the runbook's outage");
-      platform.keycloakHop().cut();
-      await("the sidecar logs Keycloak's loss", () -> log().contains("Keycloak is unreachable: "));
-      platform.keycloakHop().restore();
-      await("the sidecar logs Keycloak's return", () -> log().contains("Keycloak is reachable again after "));
-    } else if (section.equals("SidecarEventsMalformed")) {
-      System.out.println("[runbook-check] a malformed event sent to folio.discovery");
-      platform.events().send("folio.discovery", "{not json");
-      await("the sidecar skips it", () -> log().contains("Skipped malformed event at "));
+  /**
+   * The state a section's commands need and the demo does not have by itself; returns the variables the section's
+   * commands take from the alert (e.g. its tenant), in place of the demo's.
+   */
+  private Map<String, String> prepare(String section) throws Exception {
+    switch (section) {
+      case "SidecarKeycloakUnreachable" -> {
+        System.out.println("[runbook-check] Keycloak cut off, then restored, as the runbook's outage");
+        platform.keycloakHop().cut();
+        await("the sidecar logs Keycloak's loss", () -> log().contains("Keycloak is unreachable: "));
+        platform.keycloakHop().restore();
+        await("the sidecar logs Keycloak's return", () -> log().contains("Keycloak is reachable again after "));
+      }
+      case "SidecarKeycloakDecisionsSlow" -> slowDecision();
+      case "SidecarEgressTargetErrors" -> {
+        System.out.println("[runbook-check] egress targets failing: mod-users answering 500, mod-down (where nothing "
+          + "listens) refusing; then mod-users answering again");
+        platform.others().stubFor(WireMock.get(WireMock.urlPathMatching("/users/.*")).atPriority(1)
+          .willReturn(WireMock.aResponse().withStatus(500)));
+        expect("an egress call to mod-users while it fails", 500, egress("alpha", "/users/1", userToken));
+        expect("an egress call to mod-down", 502, egress("alpha", "/down/1", userToken));
+        platform.resetModule();
+        expect("an egress call to mod-users once it answers again", 200, egress("alpha", "/users/1", userToken));
+      }
+      case "SidecarEgressOwnFaults" -> {
+        System.out.println("[runbook-check] an egress call for " + TENANT_WITHOUT_SECRET
+          + ", entitled but without its module-access secret in the demo's secret store");
+        // the sidecar passes a module's user token on unread, and this tenant has no users here: the demo user's
+        expect("an egress call without the tenant's secret", 500,
+          egress(TENANT_WITHOUT_SECRET, "/users/1", userToken));
+      }
+      case "SidecarTokenAcquisitionFailing" -> {
+        System.out.println("[runbook-check] " + TENANT_REFUSED + "'s module-access client secret rotated in Keycloak, "
+          + "not in the secret store: its egress call refused; then the secret restored in Keycloak, and one more");
+        var beta = platform.beta();
+        var user = platform.tokens().login(beta, beta.allowed()).getString("access_token");
+        var realms = new FolioRealms(platform.keycloakAdmin());
+        realms.setServiceClientSecret(TENANT_REFUSED, "rotated-" + UUID.randomUUID());
+        try {
+          expect("an egress call whose service token Keycloak refuses", 401, egress(TENANT_REFUSED, "/users/1", user));
+        } finally {
+          realms.setServiceClientSecret(TENANT_REFUSED, TestTenant.SERVICE_SECRET);
+        }
+        expect("an egress call once the secrets agree", 200, egress(TENANT_REFUSED, "/users/1", user));
+        return Map.of("TENANT", TENANT_REFUSED);
+      }
+      case "SidecarEventsMalformed" -> {
+        System.out.println("[runbook-check] a malformed event sent to folio.discovery");
+        platform.events().send("folio.discovery", "{not json");
+        await("the sidecar skips it", () -> log().contains("Skipped malformed event at "));
+      }
+      default -> {
+        // the demo as it is
+      }
     }
+    return Map.of();
+  }
+
+  /**
+   * A decision Keycloak is slow to make: the user's grants flushed, the next request's UMA call held at the hop
+   * for {@link #SLOW_DECISION_MILLIS}, then answered.
+   */
+  private void slowDecision() throws Exception {
+    System.out.println("[runbook-check] Keycloak slow: the user flushed, the next decision held " + SLOW_DECISION_MILLIS
+      + " ms at the hop");
+    expect("the user's flush", 200, admin("POST", "/admin/cache/flush?tenant=alpha&user=" + userId));
+    var hop = platform.keycloakHop();
+    var request = new FutureTask<>(() -> checks.status(sidecar.baseUrl() + "/items/1", "alpha", userToken));
+    hop.holdUma();
+    try {
+      Thread.ofVirtual().start(request);
+      await("the decision call reaches Keycloak", () -> hop.heldUma() > 0);
+      Thread.sleep(SLOW_DECISION_MILLIS);
+    } finally {
+      hop.releaseUma();
+    }
+    expect("the request its slow decision allowed", 200, request.get(2, TimeUnit.MINUTES));
+  }
+
+  /**
+   * A call the module makes to another module through its sidecar (from loopback, as in its pod) for a user whose
+   * token it passes on (the demo's module has no system user to call without one); its status.
+   */
+  private int egress(String tenant, String path, String token) throws IOException, InterruptedException {
+    return checks.status(sidecar.baseUrl() + path, tenant, token);
+  }
+
+  /** An admin API call with the admin credential; its status. */
+  private int admin(String method, String path) throws IOException, InterruptedException {
+    var request = HttpRequest.newBuilder(URI.create(sidecar.managementUrl() + path)).timeout(Duration.ofMinutes(1))
+      .header("authorization", "Bearer " + TestPlatform.ADMIN_TOKEN)
+      .method(method, HttpRequest.BodyPublishers.noBody()).build();
+    return http.send(request, HttpResponse.BodyHandlers.discarding()).statusCode();
+  }
+
+  private void expect(String what, int status, int actual) {
+    checks.verify("preparation: " + what + " answers " + status, actual == status, "got " + actual);
   }
 
   private void run(Command command, String prelude, Map<String, String> variables) throws Exception {
