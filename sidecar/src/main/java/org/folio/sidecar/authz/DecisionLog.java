@@ -23,8 +23,11 @@ final class DecisionLog {
     RECHECK_FAILED("expired, re-check failed"),
     /** A grant past its TTL served because Keycloak did not answer its re-check. */
     STALE_SERVED("stale grant served, Keycloak did not answer"), ENDED_SESSION_REFUSED("ended session refused"),
-    /** The user logged out everywhere at a time only Keycloak can place this session against. */
-    SESSION_IN_DOUBT("not cached, session in doubt after a logout-all: Keycloak asked"),
+    /**
+     * Only Keycloak can tell whether the session ended: its user logged out everywhere about when its token was
+     * issued, or its tenant's ended sessions outgrew their bound.
+     */
+    SESSION_IN_DOUBT("not cached, session in doubt (a logout-all, or ended sessions past their bound): Keycloak asked"),
     /** The entry found was being evicted or invalidated as it was read. */
     REMOVED("not cached, entry being removed: Keycloak asked");
 

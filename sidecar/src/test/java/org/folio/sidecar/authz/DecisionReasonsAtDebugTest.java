@@ -117,7 +117,8 @@ class DecisionReasonsAtDebugTest {
       cache.decide(request("u2", "s2", "/a#GET"));
       lastCall().allow();
       assertThat(newReasons(capture))
-        .containsExactly("not cached, session in doubt after a logout-all: Keycloak asked");
+        .containsExactly(
+          "not cached, session in doubt (a logout-all, or ended sessions past their bound): Keycloak asked");
 
       // a service token has no user
       cache.decide(new AuthorizationRequest(TENANT, "/a#GET",
