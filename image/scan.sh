@@ -2,14 +2,16 @@
 # The image's vulnerability report, from what this machine can reach (Debian's package mirror, Maven Central):
 #   image/scan.sh OS_SBOM MAVEN_SBOM REPORT.md
 # No vulnerability database is reachable here: Debian's security tracker (debsecan's feed), the NVD (OWASP
-# dependency-check's feed) and OSV are all outside the reachable registries, and no Debian or Maven Central package
-# ships a database. So the report says what can be established:
+# dependency-check's feed), OSV and the scanners' own databases are all outside the reachable registries, and no
+# Debian or Maven Central package ships a database. So the report says what can be established:
 #   - each Debian package of the image against the versions the apt mirror offers (bookworm, -updates, -security):
 #     a newer version is a pending update (a security update when bookworm-security offers it; Debian fixes many
 #     CVEs in point releases too); for each, the CVEs its Debian changelog
 #     says it fixes since the image's version, with the changelog's urgency (Debian's own rating of the upload;
 #     the tracker's per-CVE severity is not reachable), counted by urgency;
-#   - the Maven components and the Java runtime: listed with their versions, not checked (no database).
+#   - the Maven components: checked by the first scanner installed (trivy, grype, osv-scanner:
+#     image/scan-maven.sh) where it gets its database; else "not checked" and why;
+#   - the Java runtime: listed with its version, not checked (no scanner matches a runtime cut from a JDK).
 # It reports and never fails the build: a pending update is fixed by rebuilding (mmdebstrap takes the newest).
 set -euo pipefail
 os_sbom=$1
@@ -78,7 +80,7 @@ for urgency in emergency critical high medium low unknown; do
   [ -n "${by_urgency[$urgency]:-}" ] && summary+=", $urgency ${by_urgency[$urgency]}"
 done
 java=$(jq -r '.components[] | select(.name == "jlink runtime") | .version' "$os_sbom")
-maven=$(jq '[.components[] | select(.type == "library")] | length' "$maven_sbom")
+maven=$("$(dirname "$0")/scan-maven.sh" "$maven_sbom" "$work/maven.md")
 {
   echo "# Vulnerability report of the image"
   echo
@@ -91,12 +93,12 @@ maven=$(jq '[.components[] | select(.type == "library")] | length' "$maven_sbom"
   echo "| --- | --- | --- | --- |"
   printf '%s' "$rows"
   echo
-  echo "**Java runtime** $java (jlink, from the build's JDK) and **$maven Maven components** (sidecar-maven.cdx.json):"
-  echo "not checked. No vulnerability database for them is reachable here (OWASP dependency-check needs the NVD"
-  echo "feed, OSV and the GitHub advisory database are not reachable, no Maven Central or Debian package ships one);"
-  echo "feed the SBOMs to a scanner where one is (e.g. \`trivy sbom\`, \`grype sbom:\`, dependency-track)."
+  cat "$work/maven.md"
+  echo
+  echo "**Java runtime** $java (jlink, from the build's JDK): not checked. The scanners match packages of an"
+  echo "ecosystem (Maven, Debian), not a runtime cut from a JDK; compare its version with the JDK's latest quarterly"
+  echo "update."
   echo
   echo "Run time: $(( $(date +%s) - started )) s."
 } >"$report"
-echo "[scan] $summary; Java runtime $java and $maven Maven components not checked (no database reachable);" \
-  "report $report ($(( $(date +%s) - started )) s)"
+echo "[scan] $summary; $maven; Java runtime $java not checked; report $report ($(( $(date +%s) - started )) s)"

@@ -29,6 +29,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.LongUnaryOperator;
+import org.folio.sidecar.authz.DecisionLog.Reason;
 import org.folio.sidecar.config.AuthzCacheConfig;
 import org.folio.sidecar.config.CacheBudget;
 import org.folio.sidecar.config.CacheBudgets;
@@ -211,10 +212,12 @@ public final class DecisionCache implements AuthorizationCache {
     switch (ended.of(request.tenant(), request.token())) {
       case ENDED -> {
         endedRefused.increment();
+        DecisionLog.log(Reason.ENDED_SESSION_REFUSED, request);
         return UNAUTHENTICATED;
       }
       // Keycloak alone can tell whether the session outlived a logout-all: neither served nor cached
       case UNSURE -> {
+        DecisionLog.log(Reason.SESSION_IN_DOUBT, request);
         return uncached(request);
       }
       case LIVE -> {
@@ -226,19 +229,23 @@ public final class DecisionCache implements AuthorizationCache {
     if (present != null && present.isDone() && !present.isCompletedExceptionally()) {
       var cached = present.join();
       if (cached.removed().get()) {
+        DecisionLog.log(Reason.REMOVED, request);
         return uncached(request);
       }
       long age = ticker.read() - cached.decidedAtNanos();
       if (cached.decision() != Decision.PERMIT) {
         stats.recordHits(1);
+        DecisionLog.log(DecisionLog.hit(cached.decision()), request);
         return cached.decision() == Decision.DENY ? DENY : UNAUTHENTICATED;
       }
       if (age < cached.refreshAgeNanos()) {
         stats.recordHits(1);
+        DecisionLog.log(Reason.HIT_PERMIT, request);
         return PERMIT;
       }
       if (age < allowTtlNanos) {
         stats.recordHits(1);
+        DecisionLog.log(Reason.REFRESH, request);
         recheck(key, present, cached, request);
         return PERMIT;
       }
@@ -302,11 +309,17 @@ public final class DecisionCache implements AuthorizationCache {
       return created;
     });
     if (entry != created) {
+      DecisionLog.log(Reason.JOINED, request);
       // the entry a lock-free read returned may be one being removed: then this caller asks Keycloak itself
-      return entry.thenCompose(cached -> cached.removed().get()
-        ? uncached(request).map(this::cached).toCompletionStage()
-        : CompletableFuture.completedFuture(cached));
+      return entry.thenCompose(cached -> {
+        if (!cached.removed().get()) {
+          return CompletableFuture.completedFuture(cached);
+        }
+        DecisionLog.log(Reason.REMOVED, request);
+        return uncached(request).map(this::cached).toCompletionStage();
+      });
     }
+    DecisionLog.log(Reason.MISS, request);
     keycloak.decide(request).onComplete(result -> {
       if (result.succeeded() && !endIfInactive(request, result.result())) {
         created.complete(cached(result.result()));
@@ -386,6 +399,7 @@ public final class DecisionCache implements AuthorizationCache {
     var running = cached.recheck().get();
     if (running != null && running.sent().isComplete() && !running.answer().isComplete()) {
       staleServed.increment();
+      DecisionLog.log(Reason.STALE_SERVED, request);
       return PERMIT;
     }
     var recheck = recheck(key, entry, cached, request);
@@ -393,15 +407,19 @@ public final class DecisionCache implements AuthorizationCache {
       if (result.succeeded()) {
         var decision = result.result();
         // "not active" said of another session of the user, whose re-check this caller shared: it asks for itself
-        return decision == Decision.UNAUTHENTICATED
-          && !Objects.equals(recheck.sessionId(), request.token().sessionId())
-            ? decide(request)
-            : Future.succeededFuture(decision);
+        if (decision == Decision.UNAUTHENTICATED
+          && !Objects.equals(recheck.sessionId(), request.token().sessionId())) {
+          return decide(request);
+        }
+        DecisionLog.log(Reason.RECHECKED, request);
+        return Future.succeededFuture(decision);
       }
       if (KeycloakUnreachable.is(result.cause()) && entries.get(key) == entry) {
         staleServed.increment();
+        DecisionLog.log(Reason.STALE_SERVED, request);
         return PERMIT;
       }
+      DecisionLog.log(Reason.RECHECK_FAILED, request);
       return Future.failedFuture(result.cause());
     });
   }

@@ -65,8 +65,10 @@ public final class LegacyDecisionCache implements AuthorizationCache {
     }
     var cacheKey = key.append('#').append(token.expiresAtSeconds()).toString();
     if (cache.getIfPresent(cacheKey) != null) {
+      DecisionLog.log(DecisionLog.Reason.HIT_PERMIT, request);
       return PERMIT;
     }
+    DecisionLog.log(DecisionLog.Reason.MISS, request);
     return keycloak.decide(request).onSuccess(decision -> {
       long ttl = token.expiresAtSeconds() * 1000 - clock.millis() - offsetMillis;
       if (decision == Decision.PERMIT && ttl > 0) {

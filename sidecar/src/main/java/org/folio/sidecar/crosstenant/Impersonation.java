@@ -21,6 +21,7 @@ import org.folio.sidecar.config.UsersConfig;
 import org.folio.sidecar.error.SidecarError;
 import org.folio.sidecar.platform.PlatformClient;
 import org.folio.sidecar.secret.SecretStore;
+import org.folio.sidecar.token.KeycloakCallLog;
 import org.folio.sidecar.token.KeycloakCalls;
 import org.folio.sidecar.token.VerifiedToken;
 import org.folio.sidecar.tracing.Tracing;
@@ -139,12 +140,14 @@ public class Impersonation {
 
   private Future<Boolean> introspect(VerifiedToken origin) {
     var clientId = origin.tenant() + keycloak.loginClientSuffix();
+    long started = System.nanoTime();
     return secret(origin.tenant(), clientId).compose(secret -> calls.send(origin.tenant(), origin.userId(), client
       .postAbs(keycloakUrl + "/realms/" + origin.tenant() + "/protocol/openid-connect/token/introspect"),
       request -> request.sendForm(MultiMap.caseInsensitiveMultiMap().add("grant_type", "client_credentials")
         .add("client_id", clientId).add("client_secret", secret).add("token_type_hint", "requesting_party_token")
         .add("token", origin.raw()))))
       .transform(result -> {
+        KeycloakCallLog.outcome("token introspection", origin.tenant(), result, started);
         if (result.failed()) {
           return Future.failedFuture(SidecarError.keycloakUnavailable("cannot introspect: "
             + calls.describe(result.cause())));
@@ -166,6 +169,7 @@ public class Impersonation {
 
   private Future<Exchanged> exchange(String tenant, String username) {
     var clientId = keycloak.impersonationClient();
+    long started = System.nanoTime();
     return secret(tenant, clientId).compose(secret -> calls.send(tenant, username, client
       .postAbs(keycloakUrl + "/realms/" + tenant + "/protocol/openid-connect/token")
       .traceOperation(Tracing.OPERATION_TOKEN),
@@ -173,6 +177,7 @@ public class Impersonation {
         .add("grant_type", "urn:ietf:params:oauth:grant-type:token-exchange").add("client_id", clientId)
         .add("client_secret", secret).add("requested_subject", username))))
       .transform(result -> {
+        KeycloakCallLog.outcome("token exchange", tenant, result, started);
         if (result.failed()) {
           return Future.failedFuture(SidecarError.keycloakUnavailable("cannot exchange the token: "
             + calls.describe(result.cause())));

@@ -157,10 +157,12 @@ public class RealmKeys {
     }
     // realms not yet known take their turns together, so made-up names cannot outnumber real tenants' shares
     var share = realms.getIfPresent(realm) != null || entitled.entitled(realm) ? realm : NEW_REALMS;
+    long started = System.nanoTime();
     calls.send(share, null, client.getAbs(jwksBase + "/realms/" + realm + "/protocol/openid-connect/certs")
       .traceOperation(Tracing.OPERATION_KEYS), HttpRequest::send)
       .onComplete(result -> {
         inFlight.remove(realm);
+        KeycloakCallLog.outcome("realm keys", realm, result, started);
         if (result.failed()) {
           promise.fail(SidecarError.keycloakUnavailable("cannot fetch realm keys: " + calls.describe(result.cause())));
           return;

@@ -27,10 +27,12 @@ public class TokenEndpoint {
 
   /** Posts {@code form} to the realm's token endpoint; {@code what} names the token in errors. */
   public Future<JsonObject> request(String realm, MultiMap form, String what) {
+    long started = System.nanoTime();
     return calls.send(realm, null, client.postAbs(baseUrl + "/realms/" + realm + "/protocol/openid-connect/token")
       .traceOperation(Tracing.OPERATION_TOKEN),
       request -> request.sendForm(form))
       .transform(result -> {
+        KeycloakCallLog.outcome(what, realm, result, started);
         if (result.failed()) {
           return Future.failedFuture(SidecarError.keycloakUnavailable("cannot obtain a " + what + ": "
             + calls.describe(result.cause())));

@@ -17,6 +17,7 @@ import com.github.tomakehurst.wiremock.stubbing.Scenario;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
+import jakarta.inject.Inject;
 import java.net.URI;
 import java.net.URL;
 import java.net.http.HttpClient;
@@ -36,6 +37,8 @@ import org.folio.sidecar.testkit.CountingHop.Kind;
 import org.folio.sidecar.support.SidecarTestResource;
 import org.folio.sidecar.testkit.TestPlatform;
 import org.folio.sidecar.testkit.Tokens;
+import org.folio.sidecar.token.ServiceTokens;
+import org.jboss.logmanager.Level;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -48,6 +51,9 @@ class EgressTest {
 
   @TestHTTPResource("/")
   URL sidecar;
+
+  @Inject
+  ServiceTokens serviceTokens;
 
   @BeforeEach
   void reset() {
@@ -123,6 +129,27 @@ class EgressTest {
     }
     await().atMost(Waits.STATE).untilAsserted(() -> given().header("x-okapi-tenant", "alpha")
       .get("/source-storage/records/1").then().body("from", equalTo("discovered")));
+  }
+
+  @Test
+  void atDebugTheRouteChosenAndTheServiceTokenCallAreLoggedWithoutTheToken() {
+    // a token dropped, as a target's 401 drops one: the next call asks Keycloak for a new one
+    serviceTokens.evict("alpha");
+    // the categories the runbook "Debug one sidecar's log" sets to DEBUG
+    try (var capture = LogCapture.at(Level.DEBUG, "org.folio.sidecar.egress", "org.folio.sidecar.token")) {
+      given().header("x-okapi-tenant", "alpha").get("/users/24").then().statusCode(200);
+
+      var lines = capture.lines();
+      // the bootstrap names the others' stub by WireMock's own base URL, on localhost
+      var others = "http://localhost:" + URI.create(platform.others().baseUrl()).getPort();
+      assertThat(lines).contains("org.folio.sidecar.egress.EgressHandler Egress route for tenant alpha: interface "
+        + "users of mod-users at " + others + " (discovered)");
+      assertThat(lines).anyMatch(line -> line.matches("org\\.folio\\.sidecar\\.token\\.KeycloakCallLog Keycloak "
+        + "service token call for realm alpha: answered 200 after \\d+ ms"));
+      var token = platform.others().findAll(getRequestedFor(urlEqualTo("/users/24"))).get(0)
+        .getHeader("x-system-token");
+      assertThat(lines).noneMatch(line -> line.contains(token.split("\\.")[1]));
+    }
   }
 
   @Test

@@ -9,10 +9,14 @@ import static org.hamcrest.Matchers.equalTo;
 import io.quarkus.test.common.ResourceArg;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
+import jakarta.inject.Inject;
+import org.folio.sidecar.support.LogCapture;
 import org.folio.sidecar.support.SidecarTestResource;
 import org.folio.sidecar.testkit.TestModule;
 import org.folio.sidecar.testkit.TestPlatform;
 import org.folio.sidecar.testkit.Tokens;
+import org.folio.sidecar.token.SystemUserTokens;
+import org.jboss.logmanager.Level;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -30,6 +34,9 @@ import org.junit.jupiter.api.Test;
 class SystemUserTokenTest {
 
   private final TestPlatform platform = TestPlatform.get();
+
+  @Inject
+  SystemUserTokens systemUserTokens;
 
   @BeforeEach
   void resetModule() {
@@ -58,6 +65,21 @@ class SystemUserTokenTest {
     assertThat(claims.getString("iss")).endsWith("/realms/alpha");
     // a lightweight token, as the login client issues them (LightweightTokensTest)
     assertThat(claims.fieldNames()).doesNotContain("preferred_username", "email", "realm_access");
+  }
+
+  @Test
+  void atDebugTheSystemUserTokenCallIsLoggedWithoutTheToken() {
+    // the module stops and starts requiring a system user: every tenant's token is dropped
+    systemUserTokens.evictAll();
+    try (var capture = LogCapture.at(Level.DEBUG, "org.folio.sidecar.token")) {
+      given().header("x-okapi-tenant", "alpha").get("/users/16").then().statusCode(200);
+
+      assertThat(capture.lines()).anyMatch(line -> line.matches("org\\.folio\\.sidecar\\.token\\.KeycloakCallLog "
+        + "Keycloak system user token call for realm alpha: answered 200 after \\d+ ms"));
+      var token = platform.others().findAll(getRequestedFor(urlEqualTo("/users/16"))).get(0)
+        .getHeader("x-okapi-token");
+      assertThat(capture.lines()).noneMatch(line -> line.contains(token.split("\\.")[1]));
+    }
   }
 
   @Test

@@ -12,6 +12,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
 import org.folio.sidecar.support.Manifests;
+import org.folio.sidecar.support.ProjectHome;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -22,7 +23,6 @@ class AlertRunbooksTest {
 
   private static final Path RULES = Path.of("../ops/prometheus/sidecar-rules.yaml");
   private static final Path RUNBOOKS = Path.of("../docs/runbooks.md");
-  private static final Path PROJECT = Path.of("../build-config/project.env");
 
   @Test
   void everyAlertHasSummaryDescriptionAndARunbookSectionThatExists() throws IOException {
@@ -38,7 +38,7 @@ class AlertRunbooksTest {
       assertThat(String.valueOf(annotations.get("description"))).as(name).isNotBlank();
       var url = String.valueOf(annotations.get("runbook_url"));
       assertThat(url).as(name + "'s runbook_url, under build-config/project.env's PROJECT_URL")
-        .startsWith(projectUrl() + "/blob/main/docs/runbooks.md#");
+        .startsWith(ProjectHome.url(Path.of("..")) + "/blob/main/docs/runbooks.md#");
       var anchor = url.substring(url.indexOf('#') + 1);
       assertThat(anchors).as(name + "'s runbook section").contains(anchor);
       var section = section(runbooks, name);
@@ -49,12 +49,6 @@ class AlertRunbooksTest {
   @Test
   void theRevokeRunbookExists() throws IOException {
     assertThat(anchors(Files.readString(RUNBOOKS))).contains("revoke-a-permission-now");
-  }
-
-  /** The project's home, set in one place. */
-  static String projectUrl() throws IOException {
-    return Files.readAllLines(PROJECT).stream().filter(line -> line.startsWith("PROJECT_URL="))
-      .map(line -> line.substring("PROJECT_URL=".length()).strip()).findFirst().orElseThrow();
   }
 
   @SuppressWarnings("unchecked")

@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.regex.Pattern;
+import java.util.stream.Stream;
 import org.folio.sidecar.config.AuthzCacheConfig;
 import org.folio.sidecar.config.EgressConfig;
 import org.folio.sidecar.config.EventsConfig;
@@ -23,6 +24,7 @@ import org.folio.sidecar.config.TokenConfig;
 import org.folio.sidecar.config.UsersConfig;
 import org.folio.sidecar.support.Kustomize;
 import org.folio.sidecar.support.Manifests;
+import org.folio.sidecar.support.ProjectHome;
 import org.junit.jupiter.api.Test;
 
 /** The manifests operators deploy: they parse, and every variable they give the sidecar is one it reads. */
@@ -114,12 +116,37 @@ class ManifestsTest {
     var pom = Files.readString(Path.of("../pom.xml"));
     var version = pom.replaceAll("(?s).*?<version>([^<]+)</version>.*", "$1").replace("-SNAPSHOT", "");
 
-    var repository = Files.readString(Path.of("../image/name.sh"))
-      .replaceAll("(?s).*\\bIMAGE_REPOSITORY=(\\S+).*", "$1");
+    var repository = ProjectHome.imageRepository(Path.of(".."));
 
-    assertThat(repository).startsWith("ghcr.io/folio-caching-sidecar/");
+    assertThat(Files.readString(Path.of("../image/name.sh"))).contains(". build-config/project.env")
+      .doesNotContain("IMAGE_REPOSITORY=");
     assertThat(Manifests.sidecarContainer().get("image")).isEqualTo(repository + ":" + version);
     assertThat(Files.readString(Path.of("../image/build.sh"))).contains(". image/name.sh");
+  }
+
+  /**
+   * The image's repository is written once, in build-config/project.env, and ops/set-project-url.sh moves every use
+   * of it: k8s/, the docs and README name no other repository of its registry.
+   */
+  @Test
+  void k8sAndTheDocsNameOnlyTheProjectsImageRepository() throws IOException {
+    var project = Path.of("..");
+    var repository = ProjectHome.imageRepository(project);
+    var named = Pattern
+      .compile(Pattern.quote(repository.substring(0, repository.indexOf('/'))) + "/[A-Za-z0-9._/-]*[A-Za-z0-9_-]");
+    List<Path> files;
+    try (var k8s = Files.walk(project.resolve("k8s")); var docs = Files.walk(project.resolve("docs"))) {
+      files = Stream.concat(Stream.concat(k8s, docs), Stream.of(project.resolve("README.md")))
+        .filter(path -> path.toString().matches(".*\\.(md|yaml|env)$")).toList();
+    }
+    int mentions = 0;
+    for (var file : files) {
+      for (var name : named.matcher(Files.readString(file)).results().map(match -> match.group()).toList()) {
+        assertThat(name).as("an image named in %s", file).isEqualTo(repository);
+        mentions++;
+      }
+    }
+    assertThat(mentions).as("mentions of the image's repository").isGreaterThanOrEqualTo(5);
   }
 
   /**

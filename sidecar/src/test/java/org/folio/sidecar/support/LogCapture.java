@@ -2,7 +2,9 @@ package org.folio.sidecar.support;
 
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.logging.Handler;
 import java.util.logging.Level;
@@ -16,6 +18,8 @@ public final class LogCapture extends Handler implements AutoCloseable {
   private static final String TRANSACTION = "transaction";
 
   private final List<String> lines = new CopyOnWriteArrayList<>();
+  /** The categories whose level this capture set, with the level each had before; held, so they stay configured. */
+  private final Map<Logger, Level> levelsBefore = new HashMap<>();
 
   public static LogCapture install() {
     var capture = new LogCapture();
@@ -23,6 +27,20 @@ public final class LogCapture extends Handler implements AutoCloseable {
     Logger.getLogger("").addHandler(capture);
     // the access log has a handler of its own and does not reach the root's
     Logger.getLogger(TRANSACTION).addHandler(capture);
+    return capture;
+  }
+
+  /**
+   * Installs a capture with {@code categories} set to {@code level} as /admin/logging sets them (e.g.
+   * {@code org.jboss.logmanager.Level.DEBUG}); closing it puts their levels back.
+   */
+  public static LogCapture at(Level level, String... categories) {
+    var capture = install();
+    for (var category : categories) {
+      var logger = Logger.getLogger(category);
+      capture.levelsBefore.put(logger, logger.getLevel());
+      logger.setLevel(level);
+    }
     return capture;
   }
 
@@ -48,6 +66,7 @@ public final class LogCapture extends Handler implements AutoCloseable {
 
   @Override
   public void close() {
+    levelsBefore.forEach(Logger::setLevel);
     Logger.getLogger("").removeHandler(this);
     Logger.getLogger(TRANSACTION).removeHandler(this);
   }

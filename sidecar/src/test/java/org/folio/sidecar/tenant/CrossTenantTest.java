@@ -9,11 +9,13 @@ import com.github.tomakehurst.wiremock.client.WireMock;
 import io.quarkus.test.common.ResourceArg;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
+import org.folio.sidecar.support.LogCapture;
 import org.folio.sidecar.testkit.CountingHop.Kind;
 import org.folio.sidecar.support.SidecarTestResource;
 import org.folio.sidecar.testkit.TestPlatform;
 import org.folio.sidecar.testkit.TestTenant;
 import org.folio.sidecar.testkit.Tokens;
+import org.jboss.logmanager.Level;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -45,10 +47,18 @@ class CrossTenantTest {
     int introspections = hop.count(Kind.INTROSPECT);
     int exchanges = hop.count(Kind.EXCHANGE);
 
-    for (int i = 0; i < 50; i++) {
-      get("beta", token, "/items/31").statusCode(200);
-    }
+    // at DEBUG (runbook "Debug one sidecar's log"), each of the two Keycloak calls is logged with its outcome
+    try (var capture = LogCapture.at(Level.DEBUG, "org.folio.sidecar.token")) {
+      for (int i = 0; i < 50; i++) {
+        get("beta", token, "/items/31").statusCode(200);
+      }
 
+      assertThat(capture.lines()).anyMatch(line -> line.matches("org\\.folio\\.sidecar\\.token\\.KeycloakCallLog "
+        + "Keycloak token introspection call for realm alpha: answered 200 after \\d+ ms"));
+      assertThat(capture.lines()).anyMatch(line -> line.matches("org\\.folio\\.sidecar\\.token\\.KeycloakCallLog "
+        + "Keycloak token exchange call for realm beta: answered 200 after \\d+ ms"));
+      assertThat(capture.lines()).noneMatch(line -> line.contains(token.split("\\.")[1]));
+    }
     assertThat(hop.count(Kind.INTROSPECT) - introspections).isEqualTo(1);
     assertThat(hop.count(Kind.EXCHANGE) - exchanges).isEqualTo(1);
     var forwarded = platform.module().findAll(getRequestedFor(urlEqualTo("/items/31"))).get(0)
