@@ -194,7 +194,8 @@ public final class HostileRun {
     report.add("");
     report.add(("%d anonymous callers from one address ask `GET /public/info?size=big` (8 MB) and never read it (%s)."
       + " Module connections the attacked sidecar held at most: **%.0f** (the per-caller cap: 100, and the victim's "
-      + "one); all the hostile caller's released %s after the last was parked (`SIDECAR_SEND_TIMEOUT` %d s).").formatted(READERS,
+      + "one); all the hostile caller's released %s after the last was parked (`SIDECAR_SEND_TIMEOUT` %d s).")
+      .formatted(READERS,
         protocol.equals("HTTP/2")
           ? H2_CONNECTIONS + " connections x " + READERS / H2_CONNECTIONS
             + " streams, SETTINGS_INITIAL_WINDOW_SIZE=0"
