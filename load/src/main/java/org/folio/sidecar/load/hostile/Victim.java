@@ -24,6 +24,10 @@ final class Victim {
 
   /** Requests sent, refused with 401, failed otherwise (any other status or no answer), and the latencies in ms. */
   record Result(int total, int refused, int failed, long p50, long p99, long max) {
+
+    String row(String sidecar) {
+      return "| %s | %d | %d | %d | %d | %d | %d |".formatted(sidecar, total, refused, failed, p50, p99, max);
+    }
   }
 
   private Victim() {
@@ -82,11 +86,8 @@ final class Victim {
   static void table(List<String> report, String caller, Result attacked, Result control) {
     report.add("| %s | requests | refused (401) | other failures | p50 ms | p99 ms | max ms |".formatted(caller));
     report.add("|---|---:|---:|---:|---:|---:|---:|");
-    for (var row : List.of(List.<Object>of("attacked", attacked), List.<Object>of("control", control))) {
-      var r = (Result) row.get(1);
-      report.add("| %s | %d | %d | %d | %d | %d | %d |".formatted(row.get(0), r.total(), r.refused(), r.failed(),
-        r.p50(), r.p99(), r.max()));
-    }
+    report.add(attacked.row("attacked"));
+    report.add(control.row("control"));
     report.add("");
   }
 }
