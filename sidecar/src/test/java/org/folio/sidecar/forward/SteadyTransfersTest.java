@@ -36,22 +36,23 @@ import org.junit.jupiter.api.Test;
 /**
  * Issue 43 item 2, the other half: the send deadline cuts a relay that stopped moving, never one that moves however
  * long it takes (upstream's MODSIDECAR-207: a 27-MB data-import upload cut off at 60 s). 100 MB each way, paced by
- * the caller in 256-KiB steps 50 ms apart, so each transfer lasts at least 20 s: twice REQUEST_TIMEOUT (10 s here,
- * which for an upload runs from the body's end) and more than six send timeouts (3 s), while no pause comes near
- * either. Both arrive whole, byte for byte. The
- * module stub proxies both to an origin in this test (WireMock's admin API carries no body this large): it serves
- * the download and reads the upload's digest.
+ * the caller in 256-KiB steps 80 ms apart, so each transfer lasts at least 32 s: longer than REQUEST_TIMEOUT (30 s
+ * here, which for an upload runs from the body's end) and more than ten send timeouts (3 s), while no pause comes
+ * near either. Both arrive whole, byte for byte. The module stub proxies both to an origin in this test (WireMock's
+ * admin API carries no body this large): it serves the download and reads the upload's digest. The stub holds the
+ * whole upload before it passes it on, which on a busy machine took more than 10 s after the body's end: so the
+ * request timeout is 30 s, not shorter.
  */
 @QuarkusTest
 @WithTestResource(value = SidecarTestResource.class, initArgs = {
   @ResourceArg(name = "sidecar.send-timeout", value = "3s"),
-  @ResourceArg(name = "sidecar.request-timeout", value = "10000")})
+  @ResourceArg(name = "sidecar.request-timeout", value = "30000")})
 class SteadyTransfersTest {
 
   private static final int SIZE = 100 * 1024 * 1024;
   private static final int STEP = 256 * 1024;
-  private static final long PAUSE_MILLIS = 50;
-  private static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(10);
+  private static final long PAUSE_MILLIS = 80;
+  private static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(30);
 
   private static byte[] body;
   private static String bodyDigest;
