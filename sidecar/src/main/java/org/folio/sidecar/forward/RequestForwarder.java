@@ -2,6 +2,7 @@ package org.folio.sidecar.forward;
 
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.netty.channel.ChannelOption;
 import io.vertx.core.Future;
 import io.vertx.core.Promise;
 import io.vertx.core.MultiMap;
@@ -13,9 +14,10 @@ import io.vertx.core.http.HttpHeaders;
 import io.vertx.core.http.HttpClientResponse;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.http.HttpServerRequest;
-import io.vertx.core.http.HttpServerResponse;
+import io.vertx.core.http.HttpVersion;
 import io.vertx.core.http.PoolOptions;
 import io.vertx.core.http.RequestOptions;
+import io.vertx.core.net.impl.ConnectionBase;
 import io.vertx.core.streams.ReadStream;
 import io.vertx.core.streams.WriteStream;
 import jakarta.inject.Singleton;
@@ -304,7 +306,7 @@ public class RequestForwarder {
     }
     // a caller that takes no byte for the send timeout ends the relay as a failed write does
     var ended = endOf(answer);
-    Runnable abort = () -> abort(response, answer, ended);
+    Runnable abort = () -> abort(request, answer, ended);
     relayBody(answer, new SendDeadline(new CallerStream(response), vertx, sendTimeoutMillis, abort))
       .onFailure(error -> abort.run());
     return Future.succeededFuture();
@@ -316,13 +318,13 @@ public class RequestForwarder {
    * the reset makes (Vert.x writes an empty buffer before it closes) would hand them to the closed channel a second
    * time, which releases them a second time.
    */
-  private static void abort(HttpServerResponse response, HttpClientResponse answer, Future<Void> ended) {
+  private static void abort(HttpServerRequest request, HttpClientResponse answer, Future<Void> ended) {
     answer.handler(null).resume();
     var context = Vertx.currentContext();
     if (context == null) {
-      giveUp(response, answer, ended);
+      giveUp(request, answer, ended);
     } else {
-      context.runOnContext(next -> giveUp(response, answer, ended));
+      context.runOnContext(next -> giveUp(request, answer, ended));
     }
   }
 
@@ -345,12 +347,34 @@ public class RequestForwarder {
    * ended is not, as Vert.x would close its connection, which by then may carry another caller's request
    * (eclipse-vertx/vert.x#6294; that caller would get a 502).
    */
-  private static void giveUp(HttpServerResponse response, HttpClientResponse answer, Future<Void> ended) {
+  private static void giveUp(HttpServerRequest request, HttpClientResponse answer, Future<Void> ended) {
+    var response = request.response();
     if (!response.ended()) {
-      response.reset();
+      if (request.version() == HttpVersion.HTTP_2) {
+        response.reset();
+      } else {
+        dropConnection(request);
+      }
     }
     if (!ended.isComplete()) {
       abandon(answer.request());
+    }
+  }
+
+  /**
+   * Vert.x's reset of an HTTP/1 response whose head is out, like its close of the connection, closes only once one
+   * more write has drained, which a caller that reads nothing never lets happen; the reset also marks the response
+   * closed first, so the connection's close would end no handler and the access line would never be written. The
+   * close is sent from the pipeline's first handler, past Vert.x's, and ends the response as a caller leaving does.
+   * It resets the connection, as nginx's {@code reset_timedout_connection}: a close would leave the unsent bytes
+   * to the kernel, which keeps offering them to a window that stays shut.
+   */
+  private static void dropConnection(HttpServerRequest request) {
+    var channel = ((ConnectionBase) request.connection()).channel();
+    // a caller that left first has closed it, and a closed socket takes no option
+    if (channel.isOpen()) {
+      channel.config().setOption(ChannelOption.SO_LINGER, 0);
+      var unused = channel.pipeline().firstContext().close();
     }
   }
 

@@ -19,12 +19,19 @@ import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.RestAssured;
 import jakarta.inject.Inject;
 import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.net.Socket;
+import java.net.SocketException;
+import java.net.SocketTimeoutException;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import org.folio.sidecar.testkit.H2;
 import org.folio.sidecar.testkit.RawHttp;
+import org.folio.sidecar.support.LogCapture;
 import org.folio.sidecar.support.SidecarTestResource;
+import org.folio.sidecar.support.Waits;
 import org.folio.sidecar.testkit.TestPlatform;
 import org.junit.jupiter.api.Test;
 
@@ -32,6 +39,7 @@ import org.junit.jupiter.api.Test;
  * Issue 43 item 2: callers that ask for a large answer and never read it (a tiny receive window over HTTP/1.1,
  * SETTINGS_INITIAL_WINDOW_SIZE=0 over HTTP/2) hold a module connection each only until the send timeout (1 s
  * here, 60 s by default): meanwhile another caller is answered 200, and afterwards no module connection is held.
+ * An HTTP/1.1 reader's own connection is reset then too, and its access line written, before the reader leaves.
  */
 @QuarkusTest
 @WithTestResource(value = SidecarTestResource.class, initArgs = {
@@ -42,6 +50,7 @@ class SlowReadersTest {
 
   private static final int READERS = 50;
   private static final int BIG = 8 * 1024 * 1024;
+  private static final String PARKED = "parked-h1";
 
   @Inject
   MeterRegistry registry;
@@ -58,19 +67,52 @@ class SlowReadersTest {
   void http1ReadersThatNeverReadAreCutAtTheSendTimeout() throws IOException {
     stubBigAnswer();
     var readers = new ArrayList<Socket>();
-    try {
+    try (var capture = LogCapture.install()) {
       for (int i = 0; i < READERS; i++) {
-        readers.add(RawHttp.parkedReader(RestAssured.port, "/public/info?size=big"));
+        readers.add(parkedReader());
       }
       await().atMost(Duration.ofSeconds(30)).until(() -> held() > 0);
 
       given().header("x-okapi-tenant", "alpha").get("/public/info").then().statusCode(200);
 
       await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(held()).isZero());
+      // written as the sidecar cuts the relays, with the status that went out, not once the readers leave
+      await().atMost(Waits.STATE).untilAsserted(() -> assertThat(capture.lines())
+        .filteredOn(line -> line.contains("(access) GET /public/info 200 ") && line.contains(" rid=" + PARKED + ";"))
+        .hasSize(READERS));
+      for (var reader : readers) {
+        assertThat(closedBySidecar(reader)).isTrue();
+      }
     } finally {
       for (var socket : readers) {
         socket.close();
       }
+    }
+  }
+
+  /** As {@link RawHttp#parkedReader}, with a request id that tells its access line from the other tests'. */
+  private static Socket parkedReader() throws IOException {
+    var socket = new Socket();
+    socket.setReceiveBufferSize(4096);
+    socket.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), RestAssured.port));
+    socket.getOutputStream().write(("GET /public/info?size=big HTTP/1.1\r\nHost: x\r\nx-okapi-tenant: alpha\r\n"
+      + "x-okapi-request-id: " + PARKED + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+    return socket;
+  }
+
+  /** Reads what the sidecar had sent before it closed: the end of the stream, or a reset. */
+  private static boolean closedBySidecar(Socket reader) throws IOException {
+    reader.setSoTimeout((int) Waits.STATE.toMillis());
+    var buffer = new byte[64 * 1024];
+    try {
+      while (reader.getInputStream().read(buffer) >= 0) {
+        // what the kernels held when the connection was closed
+      }
+      return true;
+    } catch (SocketException reset) {
+      return true;
+    } catch (SocketTimeoutException open) {
+      return false;
     }
   }
 
