@@ -34,6 +34,8 @@ public final class CountingHop {
   private final Map<String, java.util.Set<String>> userQuestionsByClient = new java.util.concurrent.ConcurrentHashMap<>();
   /** UMA calls by the client the token was issued to ({@code azp}): a user's session, or a service token. */
   private final Map<String, AtomicInteger> umaByClient = new java.util.concurrent.ConcurrentHashMap<>();
+  /** Token requests (client credentials, passwords) by realm. */
+  private final Map<String, AtomicInteger> tokensByRealm = new java.util.concurrent.ConcurrentHashMap<>();
   private final int port;
   private final int targetPort;
   private final Map<Kind, AtomicInteger> counts = new EnumMap<>(Kind.class);
@@ -85,6 +87,9 @@ public final class CountingHop {
         var body = new io.vertx.core.json.JsonObject();
         counts.forEach((kind, count) -> body.put(kind.name(), count.get()));
         body.put("HELD", heldUma.size());
+        var tokens = new io.vertx.core.json.JsonObject();
+        tokensByRealm.forEach((realm, count) -> tokens.put(realm, count.get()));
+        body.put("TOKEN_BY_REALM", tokens);
         return body.encode();
       }).onComplete(result -> request.response().putHeader("content-type", "application/json")
         .setStatusCode(result.succeeded() ? 200 : 500).end(result.succeeded() ? result.result() : "{}")))
@@ -126,6 +131,7 @@ public final class CountingHop {
     counts.values().forEach(count -> count.set(0));
     decisionKeys.clear();
     umaByClient.clear();
+    tokensByRealm.clear();
     userQuestionsByClient.clear();
   }
 
@@ -178,6 +184,9 @@ public final class CountingHop {
     request.body().onSuccess(body -> {
       var kind = classify(request, body);
       counts.get(kind).incrementAndGet();
+      if (kind == Kind.TOKEN) {
+        tokensByRealm.computeIfAbsent(realm(request), realm -> new AtomicInteger()).incrementAndGet();
+      }
       if (kind == Kind.UMA) {
         var claims = claims(request);
         var key = decisionKey(request, claims, body);
@@ -221,6 +230,18 @@ public final class CountingHop {
     response.headers().set("content-length", String.valueOf(body.length()));
     response.end(body);
     return null;
+  }
+
+  /** The realm of a {@code /realms/<realm>/...} path; empty for any other. */
+  private static String realm(HttpServerRequest request) {
+    var path = request.path();
+    int start = path.indexOf("/realms/");
+    if (start < 0) {
+      return "";
+    }
+    start += "/realms/".length();
+    int end = path.indexOf('/', start);
+    return end < 0 ? path.substring(start) : path.substring(start, end);
   }
 
   private static Kind classify(HttpServerRequest request, Buffer body) {

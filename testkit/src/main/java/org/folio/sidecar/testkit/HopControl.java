@@ -21,6 +21,15 @@ public final class HopControl {
     return call("/counts").getInteger(kind.name());
   }
 
+  /**
+   * Token requests to the realms {@code realm} accepts: the sidecar's own token (the master realm's, renewed ahead
+   * whenever a test runs long or moves the clock) is not a tenant's.
+   */
+  public int tokenRequests(java.util.function.Predicate<String> realm) {
+    var byRealm = call("/counts").getJsonObject("TOKEN_BY_REALM");
+    return byRealm.fieldNames().stream().filter(realm).mapToInt(byRealm::getInteger).sum();
+  }
+
   public void cut() {
     call("/cut");
   }
