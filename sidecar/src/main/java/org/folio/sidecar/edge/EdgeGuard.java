@@ -23,6 +23,7 @@ import jakarta.inject.Singleton;
 import java.lang.reflect.Field;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
+import java.time.Duration;
 import org.folio.sidecar.config.EdgeConfig;
 import org.jspecify.annotations.Nullable;
 
@@ -49,6 +50,8 @@ public class EdgeGuard {
   private static final String UPGRADE_TO_H2C = "h2c";
   private static final String NO_UPGRADE = "sidecarNoH2cUpgrade";
   private static final Method SETTLE = snifferSettle();
+  private static final Duration LATE_SERVERS_WINDOW = Duration.ofSeconds(30);
+  private static final Duration LATE_SERVERS_POLL = Duration.ofMillis(5);
 
   private final Vertx vertx;
   private final Drain drain;
@@ -65,18 +68,35 @@ public class EdgeGuard {
   }
 
   void httpStarted(@ObservesAsync HttpServerStart started) {
-    install();
+    installWhileServersStart();
   }
 
   void httpsStarted(@ObservesAsync HttpsServerStart started) {
+    installWhileServersStart();
+  }
+
+  /**
+   * Quarkus binds the management interface after the main server, fires no event for it, and may fire the main
+   * server's event before the management interface is bound: a guard put in place only at the events left the
+   * management port unguarded (speaking h2c with HTTP/2 off) on a busy machine. So servers are looked for again every
+   * few milliseconds for a while after each event, which guards one bound late within that interval.
+   */
+  private void installWhileServersStart() {
     install();
+    long until = System.nanoTime() + LATE_SERVERS_WINDOW.toNanos();
+    var unused = vertx.setPeriodic(LATE_SERVERS_POLL.toMillis(), id -> {
+      install();
+      if (System.nanoTime() > until) {
+        vertx.cancelTimer(id);
+      }
+    });
   }
 
   /** Guards every listening HTTP server of this Vert.x that is not guarded yet; each start event calls it. */
   synchronized void install() {
     for (var server : ((VertxInternal) vertx).sharedHttpServers().values()) {
       var listening = listeningChannel(server);
-      if (listening != null && listening.pipeline().get(ACCEPT_HOOK) == null) {
+      if (listening != null && listening.isOpen() && listening.pipeline().get(ACCEPT_HOOK) == null) {
         var options = (HttpServerOptions) field(HttpServerImpl.class, server, "options");
         listening.pipeline().addFirst(ACCEPT_HOOK, new AcceptHook(options == null ? new HttpServerOptions() : options));
         drain.listening(listening);
