@@ -19,12 +19,9 @@ import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.RestAssured;
 import jakarta.inject.Inject;
 import java.io.IOException;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.net.SocketException;
 import java.net.SocketTimeoutException;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import org.folio.sidecar.testkit.H2;
@@ -69,7 +66,7 @@ class SlowReadersTest {
     var readers = new ArrayList<Socket>();
     try (var capture = LogCapture.install()) {
       for (int i = 0; i < READERS; i++) {
-        readers.add(parkedReader());
+        readers.add(RawHttp.parkedReader(RestAssured.port, "/public/info?size=big", "x-okapi-request-id: " + PARKED));
       }
       await().atMost(Duration.ofSeconds(30)).until(() -> held() > 0);
 
@@ -88,16 +85,6 @@ class SlowReadersTest {
         socket.close();
       }
     }
-  }
-
-  /** As {@link RawHttp#parkedReader}, with a request id that tells its access line from the other tests'. */
-  private static Socket parkedReader() throws IOException {
-    var socket = new Socket();
-    socket.setReceiveBufferSize(4096);
-    socket.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), RestAssured.port));
-    socket.getOutputStream().write(("GET /public/info?size=big HTTP/1.1\r\nHost: x\r\nx-okapi-tenant: alpha\r\n"
-      + "x-okapi-request-id: " + PARKED + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
-    return socket;
   }
 
   /** Reads what the sidecar had sent before it closed: the end of the stream, or a reset. */

@@ -40,14 +40,18 @@ public final class RawHttp {
 
   /**
    * A caller that asks for {@code path} as tenant alpha over HTTP/1.1 and never reads: a 4-KiB receive window, so
-   * the relay to it pauses once the kernel's buffers are full. The caller closes it.
+   * the relay to it pauses once the kernel's buffers are full. {@code headerLines} ("name: value") go with the
+   * request. The caller closes it.
    */
-  public static Socket parkedReader(int port, String path) throws IOException {
+  public static Socket parkedReader(int port, String path, String... headerLines) throws IOException {
     var socket = new Socket();
     socket.setReceiveBufferSize(4096);
     socket.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), port));
-    socket.getOutputStream().write(("GET " + path + " HTTP/1.1\r\nHost: x\r\nx-okapi-tenant: alpha\r\n\r\n")
-      .getBytes(StandardCharsets.US_ASCII));
+    var head = new StringBuilder("GET ").append(path).append(" HTTP/1.1\r\nHost: x\r\nx-okapi-tenant: alpha\r\n");
+    for (var line : headerLines) {
+      head.append(line).append("\r\n");
+    }
+    socket.getOutputStream().write(head.append("\r\n").toString().getBytes(StandardCharsets.US_ASCII));
     return socket;
   }
 
