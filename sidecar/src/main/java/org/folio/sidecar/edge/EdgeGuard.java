@@ -50,6 +50,8 @@ public class EdgeGuard {
   private static final String UPGRADE_TO_H2C = "h2c";
   private static final String NO_UPGRADE = "sidecarNoH2cUpgrade";
   private static final Method SETTLE = snifferSettle();
+  private static final Field OPTIONS = field(HttpServerImpl.class, "options");
+  private static final Field BIND_FUTURE = field(TCPServerBase.class, "bindFuture");
   private static final Duration LATE_SERVERS_WINDOW = Duration.ofSeconds(30);
   private static final Duration LATE_SERVERS_POLL = Duration.ofMillis(5);
 
@@ -97,7 +99,7 @@ public class EdgeGuard {
     for (var server : ((VertxInternal) vertx).sharedHttpServers().values()) {
       var listening = listeningChannel(server);
       if (listening != null && listening.isOpen() && listening.pipeline().get(ACCEPT_HOOK) == null) {
-        var options = (HttpServerOptions) field(HttpServerImpl.class, server, "options");
+        var options = (HttpServerOptions) read(OPTIONS, server);
         listening.pipeline().addFirst(ACCEPT_HOOK, new AcceptHook(options == null ? new HttpServerOptions() : options));
         drain.listening(listening);
       }
@@ -105,20 +107,27 @@ public class EdgeGuard {
   }
 
   private static @Nullable Channel listeningChannel(TCPServerBase server) {
-    var bound = (Future<?>) field(TCPServerBase.class, server, "bindFuture");
+    var bound = (Future<?>) read(BIND_FUTURE, server);
     return bound == null ? null : (Channel) bound.result();
   }
 
-  private static @Nullable Object field(Class<?> type, TCPServerBase server, String name) {
+  // looked up once: install runs every few milliseconds while the servers start
+  private static Field field(Class<?> type, String name) {
     try {
       Field field = type.getDeclaredField(name);
       field.setAccessible(true);
-      return field.get(server);
+      return field;
     } catch (ReflectiveOperationException e) {
       throw new IllegalStateException(
-        "This Vert.x has no " + type.getSimpleName() + "." + name + ": the edge guard cannot be put"
-          + " in place",
-        e);
+        "This Vert.x has no " + type.getSimpleName() + "." + name + ": the edge guard cannot be put in place", e);
+    }
+  }
+
+  private static @Nullable Object read(Field field, TCPServerBase server) {
+    try {
+      return field.get(server);
+    } catch (IllegalAccessException e) {
+      throw new IllegalStateException("the edge guard cannot read " + field.getName(), e);
     }
   }
 
