@@ -9,7 +9,8 @@
 # Bounded: every run has its own time limit, stress-ng ends with the run (or at its own timeout), loopback only.
 #   load/busy-tests.sh                 10 runs
 #   --runs N  --minutes-per-run M (default 45)  --cpu N (stress-ng workers, default: the machine's cores)
-#   --test PATTERN                     surefire's -Dtest (default: every class)  --out DIR
+#   --test PATTERN                     surefire's -Dtest (default: every class)
+#   --out DIR                          a folder of an earlier run continues it: its runs count on
 set -euo pipefail
 cd "$(dirname "$0")/.."
 runs=10 per_run=45 cpu=$(nproc) test="" out=""
@@ -30,7 +31,14 @@ out=${out:-target/busy-tests/$(date -u +%Y%m%d-%H%M)}
 mkdir -p "$out"
 reports=sidecar/target/surefire-reports
 table=$out/classes.tsv
-: >"$table"
+first=1
+if [ -f "$out/report.md" ]; then
+  first=$(( $(grep -c '^| [0-9]' "$out/report.md") + 1 ))
+  sed -i '/^## By class/,$d' "$out/report.md"
+  sed -i -e :a -e '/^\n*$/{$d;N;ba' -e '}' "$out/report.md"
+else
+  : >"$table"
+fi
 stress=""
 stop_stress() { [ -n "$stress" ] && kill "$stress" 2>/dev/null; wait 2>/dev/null || true; stress=""; }
 trap stop_stress EXIT
@@ -41,17 +49,17 @@ trap stop_stress EXIT
 selector=(-Dsurefire.failIfNoSpecifiedTests=false)
 [ -n "$test" ] && selector+=("-Dtest=$test")
 commit=$(git rev-parse --short HEAD)
-{
-  echo "# The test suite beside stress-ng --cpu $cpu ($commit)"
+[ "$first" = 1 ] && {
+  echo "# The test suite beside stress-ng --cpu $cpu (from $commit)"
   echo
   echo "$(nproc) cores; \`./mvnw -o -pl sidecar -am test\` (default and bulk-relays executions, then the output check)${test:+, -Dtest=$test},"
   echo "each run bounded at $per_run min. One row per run, written as it ends."
   echo
-  echo "| run | started (UTC) | minutes | classes | tests | failed tests | failed classes |"
+  echo "| run | commit, started (UTC) | minutes | classes | tests | failed tests | failed classes |"
   echo "|---|---|---|---|---|---|---|"
 } >"$out/report.md"
 
-for i in $(seq 1 "$runs"); do
+for i in $(seq "$first" $((first + runs - 1))); do
   rm -rf "$reports"
   stress-ng --cpu "$cpu" --timeout "$((per_run * 60))s" >/dev/null 2>&1 &
   stress=$!
@@ -80,7 +88,7 @@ for i in $(seq 1 "$runs"); do
   gzip -f "$out/run-$i.log"
   verdict="${failing[*]:--}"
   [ "$rc" = 0 ] || verdict="$verdict; the build ended with $rc ($([ "$rc" = 124 ] && echo "time limit" || echo "see run-$i.log.gz"))"
-  echo "| $i | $started | $minutes | $classes | $tests | $failed | $verdict |" >>"$out/report.md"
+  echo "| $i | $(git rev-parse --short HEAD) $started | $minutes | $classes | $tests | $failed | $verdict |" >>"$out/report.md"
 done
 
 {

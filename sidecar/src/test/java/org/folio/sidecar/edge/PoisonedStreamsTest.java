@@ -28,8 +28,8 @@ import org.junit.jupiter.api.Test;
 /**
  * Issue 34 item 2: no request holds a connection to the module it does not use. 1,000 HTTP/2 streams that fail
  * between the request and its head reaching the module (a header value the client would refuse, a stream reset
- * before its head is out, a body cut off by a reset), then an ordinary request: it is answered 200, and the
- * forwarder's count of requests holding or awaiting a module connection is back to 0.
+ * before its head is out, a body cut off by a reset): the forwarder's count of requests holding or awaiting a module
+ * connection goes back to 0 by itself, long before any timeout, and an ordinary request is then answered 200.
  */
 @QuarkusTest
 @WithTestResource(value = SidecarTestResource.class, parallel = true, initArgs = {
@@ -92,13 +92,14 @@ class PoisonedStreamsTest {
       }
     }
 
+    // every poisoned stream lets go of its module connection by itself (the answer timeout is 10 minutes); until
+    // then this caller may still be at its per-caller cap, so the ordinary request waits for that state, not a time
     long started = System.nanoTime();
-    given().header("x-okapi-tenant", "alpha").get("/public/info").then().statusCode(200);
-    long millis = (System.nanoTime() - started) / 1_000_000;
-
     await().atMost(Duration.ofSeconds(30)).untilAsserted(() -> assertThat(held()).isZero());
-    System.out.printf("poisoned streams: %d sent, then an ordinary request answered 200 in %d ms; module"
-      + " connections held: %d%n", poisoned, millis, (int) held());
+    long releasedMillis = (System.nanoTime() - started) / 1_000_000;
+    given().header("x-okapi-tenant", "alpha").get("/public/info").then().statusCode(200);
+    System.out.printf("poisoned streams: %d sent, module connections all released %d ms after the last; then an"
+      + " ordinary request answered 200%n", poisoned, releasedMillis);
     platform.module().verify(0, anyRequestedFor(urlPathEqualTo("/public/info")).withQueryParam("v",
       com.github.tomakehurst.wiremock.client.WireMock.equalTo("poisoned")));
   }
