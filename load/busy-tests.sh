@@ -39,6 +39,8 @@ if [ -f "$out/report.md" ]; then
 else
   : >"$table"
 fi
+# an attribute of the <testsuite> element in $head
+attr() { sed -n "s/.* $1=\"\\([^\"]*\\)\".*/\\1/p" <<<"$head"; }
 stress=""
 stop_stress() { [ -n "$stress" ] && kill "$stress" 2>/dev/null; wait 2>/dev/null || true; stress=""; }
 trap stop_stress EXIT
@@ -75,14 +77,13 @@ for i in $(seq "$first" $((first + runs - 1))); do
   for xml in "$reports"/TEST-*.xml; do
     [ -e "$xml" ] || continue
     head=$(grep -m1 -o '<testsuite [^>]*>' "$xml")
-    attr() { sed -n "s/.* $1=\"\\([^\"]*\\)\".*/\\1/p" <<<"$head"; }
     name=$(attr name); n=$(attr tests); f=$(( $(attr failures) + $(attr errors) ))
     classes=$((classes + 1)); tests=$((tests + n)); failed=$((failed + f))
     printf '%s\t%s\t%s\n' "${name##*.}" "$i" "$([ "$f" = 0 ] && echo green || echo red)" >>"$table"
     if [ "$f" != 0 ]; then
       failing+=("${name##*.}")
       mkdir -p "$out/run-$i"
-      cp "$reports"/*"${name##*.}"* "$out/run-$i/" 2>/dev/null || true
+      cp "$reports"/*"$name"[.-]* "$out/run-$i/" 2>/dev/null || true
     fi
   done
   gzip -f "$out/run-$i.log"

@@ -13,7 +13,8 @@ import java.util.concurrent.atomic.AtomicLong;
  * relay the sidecar leaves parked holds no worker of the module's and the other caller meets the sidecar's
  * limits, not the stub's (WireMock's 64 threads would be the bound otherwise). It remembers when it last wrote a
  * big answer's chunk: a parked relay's send deadline counts from its last byte, which the module writes last (the
- * sidecar stops reading it once the caller stops reading, and the module stops once the buffers between are full).
+ * sidecar stops reading it once the caller stops reading, and the module stops once the buffers between are full);
+ * {@code lastWrite} holds that moment in {@link System#nanoTime()}.
  */
 record BigAnswerModule(HttpServer server, AtomicLong lastWrite) {
 
@@ -52,11 +53,6 @@ record BigAnswerModule(HttpServer server, AtomicLong lastWrite) {
       int rest = remaining;
       response.drainHandler(ignored -> write(response, rest, lastWrite));
     }
-  }
-
-  /** When the module last wrote a chunk of a big answer, in {@link System#nanoTime()}. */
-  long lastWriteNanos() {
-    return lastWrite.get();
   }
 
   String url() {

@@ -176,7 +176,7 @@ public final class HostileRun {
         if (peak > VICTIM_CONNECTIONS && held <= VICTIM_CONNECTIONS) {
           long releasedAt = System.nanoTime();
           releasedAfter = (releasedAt - parkedAt) / 1e9;
-          afterLastByte = (releasedAt - Math.max(parkedAt, module.lastWriteNanos())) / 1e9;
+          afterLastByte = (releasedAt - Math.max(parkedAt, module.lastWrite().get())) / 1e9;
           break;
         }
         Thread.sleep(POLL);
