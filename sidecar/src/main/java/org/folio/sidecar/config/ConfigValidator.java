@@ -91,6 +91,10 @@ public class ConfigValidator {
     requirePositive("SIDECAR_PLATFORM_MAX_POOL_SIZE", platform.maxPoolSize(), problems);
     requirePositive("SIDECAR_REQUEST_HEAD_TIMEOUT", edge.requestHeadTimeout().toMillis(), problems);
     requirePositive("SIDECAR_REQUEST_BODY_TIMEOUT", edge.requestBodyTimeout().toMillis(), problems);
+    if (edge.sendBufferSize() < 0 || edge.sendBufferSize() > Integer.MAX_VALUE) {
+      problems.add("SIDECAR_SEND_BUFFER_SIZE must be 0 (left to the kernel) or a size up to 2G, got "
+        + edge.sendBufferSize());
+    }
     readableIfSet("SC_CLIENT_TLS_TRUSTSTORE_PATH", tls.forwarding().path(), problems);
     readableIfSet("KC_CLIENT_TLS_TRUSTSTORE_PATH", tls.keycloak().path(), problems);
     readableIfSet("MGR_CLIENT_TLS_TRUSTSTORE_PATH", tls.platform().path(), problems);

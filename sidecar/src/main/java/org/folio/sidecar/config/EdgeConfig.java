@@ -1,6 +1,7 @@
 package org.folio.sidecar.config;
 
 import io.smallrye.config.ConfigMapping;
+import io.smallrye.config.WithConverter;
 import io.smallrye.config.WithDefault;
 import java.time.Duration;
 
@@ -32,4 +33,15 @@ public interface EdgeConfig {
    */
   @WithDefault("false")
   boolean http2Enabled();
+
+  /**
+   * SIDECAR_SEND_BUFFER_SIZE: the kernel send buffer of each caller connection (SO_SNDBUF; Linux doubles it for its
+   * bookkeeping and caps it at {@code net.core.wmem_max}); 0 leaves it to the kernel's autotuning, which grows it
+   * to {@code net.ipv4.tcp_wmem}'s maximum (4 MiB by default). What a caller that stops reading pins in the
+   * pod's kernel memory per connection until SIDECAR_SEND_TIMEOUT cuts it; also the most one connection has in
+   * flight, so its throughput is at most about twice this per round trip.
+   */
+  @WithDefault("256K")
+  @WithConverter(ByteSizeConverter.class)
+  long sendBufferSize();
 }

@@ -35,6 +35,7 @@ class BadConfigurationIT {
     "SIDECAR_KAFKA_FETCH_MAX_WAIT      | 0s      | SIDECAR_KAFKA_FETCH_MAX_WAIT must be positive",
     "SIDECAR_ADMIN_FAILURE_BACKOFF_MAX | 500ms   | SIDECAR_ADMIN_FAILURE_BACKOFF_MAX (PT0.5S) must not be shorter than SIDECAR_ADMIN_FAILURE_BACKOFF (PT1S)",
     "SIDECAR_ADMIN_AUDIT_REFUSED_LINES | 0       | SIDECAR_ADMIN_AUDIT_REFUSED_LINES must be positive",
+    "SIDECAR_SEND_BUFFER_SIZE          | 3G      | SIDECAR_SEND_BUFFER_SIZE must be 0 (left to the kernel) or a size up to 2G, got 3221225472",
   })
   void stopsAtOnceNamingTheVariable(String variable, String value, String message) throws Exception {
     var output = Files.createTempFile("sidecar-start", ".log");

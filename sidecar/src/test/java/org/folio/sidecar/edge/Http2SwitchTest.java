@@ -3,9 +3,9 @@ package org.folio.sidecar.edge;
 import static com.github.tomakehurst.wiremock.client.WireMock.anyRequestedFor;
 import static com.github.tomakehurst.wiremock.client.WireMock.getRequestedFor;
 import static com.github.tomakehurst.wiremock.client.WireMock.urlEqualTo;
+import static com.github.tomakehurst.wiremock.client.WireMock.urlMatching;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.github.tomakehurst.wiremock.client.WireMock;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.RestAssured;
@@ -45,7 +45,8 @@ class Http2SwitchTest {
     platform.resetModule();
 
     assertPrefaceRefused(RestAssured.port);
-    platform.module().verify(0, anyRequestedFor(WireMock.anyUrl()));
+    // nothing but the sidecar's own readiness probe of the module, which a fresh start sends at once
+    platform.module().verify(0, anyRequestedFor(urlMatching("/(?!admin/health$).*")));
   }
 
   /**
