@@ -14,6 +14,7 @@ import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 import org.folio.sidecar.support.SidecarTestResource;
@@ -56,7 +57,7 @@ class SendBufferTest {
 
     @Override
     public Map<String, String> start() {
-      var config = new java.util.HashMap<>(super.start());
+      var config = new HashMap<>(super.start());
       module = new CountingModule();
       config.put("module.url", "http://127.0.0.1:" + module.server.getLocalPort());
       return config;
